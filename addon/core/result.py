@@ -1,0 +1,74 @@
+"""What extraction returns: an `Article` or a `Skip` with its reason."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One cleaned block of the main content, in document order.
+
+    `kind` is the block's element name (p, h2, ul, ol, table, pre, blockquote,
+    figure, img, hr, dl); `html` is its sanitised HTML with absolute URLs;
+    `text` is its plain text.
+    """
+
+    kind: str
+    html: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """A maximal run of lines whose smoothed diff is positive (thesis §4.3.4)."""
+
+    start: int
+    end: int  # inclusive
+    content: int  # sum of t1 over the region's lines
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostics:
+    """Per-line measurements behind the choice, so the proxy can draw them."""
+
+    t1: tuple[int, ...]
+    t2: tuple[int, ...]
+    diff: tuple[int, ...]
+    regions: tuple[Region, ...]
+    selected: tuple[int, ...]  # indices of the selected lines, ascending
+    headline_line: int | None
+    line_tags: tuple[str, ...]  # the element name each line maps back to
+    params: dict[str, str]
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Article:
+    """A page's main content and headline, ready to render."""
+
+    title: str
+    blocks: tuple[Block, ...]
+    text: str
+    lang: str | None
+    dir: str  # "ltr" or "rtl"
+    readerable: bool
+    url: str | None = None
+    byline: str | None = None
+    published: str | None = None
+    site_name: str | None = None
+    page_title: str = ""
+    word_count: int = 0
+    diagnostics: Diagnostics | None = None
+
+    @property
+    def html(self) -> str:
+        """Return the content blocks as one HTML fragment."""
+        return "\n".join(block.html for block in self.blocks)
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """Why a page has no article: too large, not HTML, empty, no content."""
+
+    reason: str
