@@ -2,8 +2,39 @@
 
 from __future__ import annotations
 
-from addon.core.params import ExtractParams, params_for
-from addon.core.result import Article, Skip
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from urllib.parse import urljoin
+
+from lxml.html import HtmlElement
+
+from addon.core.content import build_blocks, plain_text, word_count
+from addon.core.danag import Selection, select_lines, select_lines_r2l
+from addon.core.decode import decode
+from addon.core.direction import page_direction
+from addon.core.lines import Line, build_lines
+from addon.core.metadata import PageMeta, read_metadata
+from addon.core.params import DanagParams, ExtractParams, params_for
+from addon.core.preprocess import drop_chrome, drop_non_content, parse
+from addon.core.readerable import is_readerable
+from addon.core.result import Article, Block, Diagnostics, Skip
+from addon.core.titlefinder import Headline, find_headline
+from addon.core.tree import Chosen, choose_content, line_of
+
+
+@dataclass(slots=True)
+class _Clock:
+    """Milliseconds spent per stage, for the diagnostics and the profile."""
+
+    laps: dict[str, float] = field(default_factory=dict)
+    last: float = field(default_factory=time.perf_counter)
+
+    def lap(self, stage: str) -> None:
+        """Record the time since the previous lap under `stage`."""
+        now = time.perf_counter()
+        self.laps[stage] = round((now - self.last) * 1000, 3)
+        self.last = now
 
 
 def extract(
@@ -15,4 +46,120 @@ def extract(
 ) -> Article | Skip:
     """Extract the main content and headline of one page (thesis ch. 4-5)."""
     params = params or params_for()
-    return Skip("pipeline under construction")
+    clock = _Clock()
+    if len(body) > params.max_bytes:
+        return Skip(f"too large: {len(body)} bytes (limit {params.max_bytes})")
+    text = body if isinstance(body, str) else decode(body, content_type).text
+    clock.lap("decode")
+    if not_html := why_not_html(text):
+        return Skip(not_html)
+    root = parse(text)
+    if root is None:
+        return Skip("empty page: nothing to parse")
+    clock.lap("parse")
+    return _extract_tree(root, url=url, params=params, clock=clock)
+
+
+def why_not_html(text: str, *, sample: int = 4096, max_control_share: float = 0.05) -> str:
+    """Return why a decoded body is not an HTML page, or "" when it may be one."""
+    head = text[:sample]
+    if not head.strip():
+        return "empty page: no text"
+    controls = sum(1 for char in head if char < " " and char not in "\t\n\r\f")
+    # Binary data decodes to a mix of control and replacement characters.
+    if (controls + head.count("\ufffd")) > max_control_share * len(head):
+        return "not HTML: binary data"
+    if "<" not in text:
+        return "not HTML: no markup"
+    return ""
+
+
+def _extract_tree(
+    root: HtmlElement, *, url: str | None, params: ExtractParams, clock: _Clock
+) -> Article | Skip:
+    """Run preprocessing, DANAg, TitleFinder and the output stage on a parsed page."""
+    meta = read_metadata(root)
+    drop_non_content(root)
+    if params.extend.drop_chrome:
+        drop_chrome(root)
+    clock.lap("preprocess")
+    lines = build_lines(root, params.danag)
+    clock.lap("lines")
+    selection = run_danag(lines, params.danag)
+    clock.lap("core")
+    headline = find_headline(
+        root, meta.title, params.title, og_title=meta.og_title, ld_headline=meta.ld_headline
+    )
+    clock.lap("title")
+    chosen = choose_content(lines, selection, headline, params.extend)
+    if not chosen.top:
+        return Skip("no main content found")
+    base_url = urljoin(url or "", meta.base_href) if meta.base_href else url
+    blocks = build_blocks(chosen.top, base_url=base_url, drop=chosen.drop)
+    clock.lap("output")
+    return _article(blocks, lines, selection, headline, chosen, meta, url, params, clock)
+
+
+def run_danag(lines: Sequence[Line], params: DanagParams) -> Selection:
+    """Select the main-content lines with DANAg, DANA or R2L (§4.3-§4.5)."""
+    t1 = [line.t1 for line in lines]
+    t2 = [line.t2 for line in lines]
+    if not params.use_regions:
+        return Selection([a - b for a, b in zip(t1, t2, strict=True)], [], select_lines_r2l(t1, t2))
+    return select_lines(
+        t1, t2, smoothing=params.smoothing, gap=params.gap, gap_in_text_lines=params.gap_in_text_lines
+    )
+
+
+def _article(
+    blocks: tuple[Block, ...],
+    lines: Sequence[Line],
+    selection: Selection,
+    headline: Headline | None,
+    chosen: Chosen,
+    meta: PageMeta,
+    url: str | None,
+    params: ExtractParams,
+    clock: _Clock,
+) -> Article | Skip:
+    """Assemble the Article from the chosen blocks and the page's metadata."""
+    text = plain_text(blocks)
+    if len(text) < params.min_text_chars:
+        return Skip("no main content found: the chosen region has no text")
+    title = headline.text if headline else (meta.og_title or meta.title)
+    headline_line = line_of(lines, headline.element) if headline and headline.element is not None else None
+    diagnostics = Diagnostics(
+        t1=tuple(line.t1 for line in lines),
+        t2=tuple(line.t2 for line in lines),
+        diff=tuple(selection.diff),
+        regions=tuple(selection.regions),
+        selected=tuple(chosen.lines),
+        headline_line=headline_line,
+        line_tags=tuple(line.tag for line in lines),
+        params=_flat_params(params),
+        timings_ms=dict(clock.laps),
+    )
+    return Article(
+        title=title,
+        blocks=blocks,
+        text=text,
+        lang=meta.lang,
+        dir=page_direction(meta.dir, meta.lang, text),
+        readerable=is_readerable(blocks, text, headline is not None),
+        url=url,
+        byline=meta.byline,
+        published=meta.published,
+        site_name=meta.site_name,
+        page_title=meta.title,
+        word_count=word_count(text),
+        diagnostics=diagnostics,
+    )
+
+
+def _flat_params(params: ExtractParams) -> dict[str, str]:
+    """Flatten the parameters into strings for the diagnostics page."""
+    flat = {"algorithm": params.algorithm}
+    for group in ("danag", "title", "extend"):
+        for key, value in asdict(getattr(params, group)).items():
+            flat[f"{group}.{key}"] = str(value)
+    return flat

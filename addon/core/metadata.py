@@ -1,0 +1,419 @@
+"""What a page states about itself: title, byline, date, site, language, direction.
+
+Read from the parsed document before scripts are removed, since JSON-LD lives in
+`<script type="application/ld+json">`.
+"""
+
+from __future__ import annotations
+
+import calendar
+import html
+import json
+import re
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from lxml.html import HtmlElement
+
+JsonObject = dict[str, object]
+
+_SPACE = re.compile(r"\s+")
+_URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//|^www\.", re.IGNORECASE)
+_BY_PREFIX = re.compile(r"^(?:by|von|par|por|door|di|da)\s*:?\s+", re.IGNORECASE)
+# Separators and quotes around a name in templates: ", USA TODAY", '"David Kim"', "- Jane".
+_NAME_PUNCTUATION = " ,;:|\"'“”‘’-–—·•"
+_LANG_TAG = re.compile(r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$")
+_ISO_DATE = re.compile(
+    r"^(\d{4})[-/](\d{2})[-/](\d{2})"
+    r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
+)
+
+# schema.org types whose headline, author and date are the page's own.
+ARTICLE_TYPES = frozenset(
+    {
+        "article", "newsarticle", "blogposting", "report", "scholarlyarticle", "techarticle",
+        "reportagenewsarticle", "analysisnewsarticle", "opinionnewsarticle",
+        "reviewnewsarticle", "backgroundnewsarticle", "liveblogposting", "socialmediaposting",
+        "discussionforumposting", "medicalscholarlyarticle", "advertisercontentarticle",
+        "satiricalarticle", "posting", "howto", "recipe", "creativework", "question",
+    }
+)  # fmt: skip
+PAGE_TYPES = frozenset(
+    {
+        "webpage", "itempage", "aboutpage", "faqpage", "qapage", "collectionpage",
+        "profilepage", "medicalwebpage", "contactpage", "searchresultspage",
+    }
+)  # fmt: skip
+
+# <meta> keys (name, property, itemprop, http-equiv; lowercased) in order of trust.
+_AUTHOR_KEYS = (
+    "author", "article:author", "parsely-author", "sailthru.author", "dc.creator",
+    "citation_author", "byl",
+)  # fmt: skip
+_DATE_KEYS = ("article:published_time", "datepublished", "og:article:published_time")
+_LATE_DATE_KEYS = (
+    "og:published_time", "published-date", "published-time", "date-pub", "parsely-pub-date",
+    "sailthru.date", "pubdate", "publishdate", "publish-date", "citation_publication_date",
+    "citation_date", "dc.date.issued", "dc.date", "date",
+)  # fmt: skip
+# Where a page's own date sits: a <time> in a header or in a byline/meta line.
+_HEADERISH_CLASS = re.compile(r"byline|post-meta|entry-meta|article-meta|post-date")
+_RTL_OR_LTR = frozenset({"rtl", "ltr"})
+
+
+@dataclass(frozen=True, slots=True)
+class PageMeta:
+    """Facts a page states about itself; None where it states nothing usable."""
+
+    title: str
+    og_title: str | None
+    ld_headline: str | None
+    byline: str | None
+    published: str | None
+    site_name: str | None
+    description: str | None
+    lang: str | None
+    dir: str | None
+    base_href: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class _LinkedData:
+    """The page's JSON-LD objects, breadth first, with its main objects picked out."""
+
+    nodes: tuple[JsonObject, ...]
+    by_id: dict[str, JsonObject]
+    main: tuple[JsonObject, ...]  # Article-family objects, then WebPage-family ones
+
+
+def read_metadata(
+    root: HtmlElement,
+    *,
+    max_ld_json_chars: int = 1_000_000,
+    max_ld_nodes: int = 20_000,
+    max_byline_chars: int = 200,
+) -> PageMeta:
+    """Read a parsed page's title, byline, date, site name, language, direction and base."""
+    # max_ld_json_chars / max_ld_nodes bound the work on hostile or bloated JSON-LD
+    # (framework state dumps run to megabytes); max_byline_chars rejects a whole
+    # paragraph marked up as the author.
+    metas = _meta_values(root)
+    linked = _linked_data(root, max_chars=max_ld_json_chars, max_nodes=max_ld_nodes)
+    return PageMeta(
+        title=_title(root),
+        og_title=_first_meta(metas, ("og:title",)),
+        ld_headline=_ld_headline(linked),
+        byline=_byline(root, metas, linked, max_chars=max_byline_chars),
+        published=_published(root, metas, linked),
+        site_name=_site_name(metas, linked),
+        description=_first_meta(metas, ("description", "og:description", "twitter:description")),
+        lang=_lang(root, metas),
+        dir=_dir(root),
+        base_href=_base_href(root),
+    )
+
+
+def collapse(text: str) -> str:
+    """Collapse runs of whitespace to one space and trim."""
+    return _SPACE.sub(" ", text).strip()
+
+
+def _title(root: HtmlElement) -> str:
+    """Return the document's <title> text (not an SVG's), whitespace collapsed."""
+    for title in _html(root).iter("title"):
+        if not any(ancestor.tag == "svg" for ancestor in title.iterancestors()):
+            return collapse(title.text_content())
+    return ""
+
+
+def _meta_values(root: HtmlElement) -> dict[str, list[str]]:
+    """Map each lowercased <meta> name/property/itemprop/http-equiv to its contents."""
+    values: dict[str, list[str]] = {}
+    for meta in root.iter("meta"):
+        content = collapse(meta.get("content") or "")
+        if not content:
+            continue
+        keys = " ".join(meta.get(attr) or "" for attr in ("name", "property", "itemprop"))
+        for key in {*keys.lower().split(), (meta.get("http-equiv") or "").strip().lower()}:
+            values.setdefault(key, []).append(content)
+    values.pop("", None)
+    return values
+
+
+def _first_meta(metas: dict[str, list[str]], keys: Iterable[str]) -> str | None:
+    """Return the first content of the first key present."""
+    return next((metas[key][0] for key in keys if key in metas), None)
+
+
+def _linked_data(root: HtmlElement, *, max_chars: int, max_nodes: int) -> _LinkedData:
+    """Parse the page's JSON-LD scripts, ignoring invalid and oversized ones."""
+    documents: list[object] = []
+    for script in root.iter("script"):
+        kind = (script.get("type") or "").split(";")[0].strip().lower()
+        text = script.text or ""
+        if kind == "application/ld+json" and len(text) <= max_chars:
+            documents.extend(_parse_json(text))
+    nodes = tuple(_json_objects(documents, max_nodes=max_nodes))
+    by_id: dict[str, JsonObject] = {}
+    for node in nodes:
+        key = node.get("@id")
+        # A bare {"@id": ...} is a reference to the node, not the node itself.
+        if isinstance(key, str) and len(node) > 1:
+            by_id.setdefault(key, node)
+    articles = [node for node in nodes if _types(node) & ARTICLE_TYPES]
+    pages = [node for node in nodes if _types(node) & PAGE_TYPES]
+    return _LinkedData(nodes, by_id, (*articles, *pages))
+
+
+def _parse_json(text: str) -> list[object]:
+    """Return the JSON value of a script as a one-item list, or [] if it is not JSON."""
+    # Pages wrap JSON-LD in comments or CDATA and leave trailing semicolons.
+    source = text.strip().removeprefix("<!--").removesuffix("-->").strip()
+    source = source.removeprefix("//<![CDATA[").removesuffix("//]]>").strip().rstrip(";")
+    try:
+        # strict=False: raw newlines and tabs inside strings are common and harmless.
+        return [json.loads(source, strict=False)]
+    except (ValueError, RecursionError):
+        # Invalid or absurdly nested JSON-LD is the page's error: it states nothing.
+        return []
+
+
+def _json_objects(documents: list[object], *, max_nodes: int) -> Iterator[JsonObject]:
+    """Yield every JSON object in the documents, breadth first, visiting at most max_nodes."""
+    queue: deque[object] = deque(documents)
+    visited = 0
+    while queue and visited < max_nodes:
+        value = queue.popleft()
+        visited += 1
+        if isinstance(value, dict):
+            yield value
+            queue.extend(value.values())
+        elif isinstance(value, list):
+            queue.extend(value)
+
+
+def _types(node: JsonObject) -> set[str]:
+    """Return a JSON-LD object's @type names, lowercased, without IRI prefixes."""
+    raw = node.get("@type")
+    names = raw if isinstance(raw, list) else [raw]
+    return {re.split(r"[/#:]", name)[-1].lower() for name in names if isinstance(name, str)}
+
+
+def _text(value: object) -> str | None:
+    """Return a JSON-LD value as collapsed text, or None if it is not a non-empty string."""
+    if isinstance(value, dict):
+        value = value.get("@value")
+    if isinstance(value, list) and value:
+        value = value[0]
+    # Many CMSs HTML-escape the strings they put in JSON-LD ("Maria &amp; Katerina").
+    return (collapse(html.unescape(value)) or None) if isinstance(value, str) else None
+
+
+def _ld_headline(linked: _LinkedData) -> str | None:
+    """Return the headline (or name) of the page's main JSON-LD object."""
+    for node in linked.main:
+        text = _text(node.get("headline")) or _text(node.get("name"))
+        if text:
+            return text
+    return None
+
+
+def _ld_names(value: object, linked: _LinkedData, depth: int = 0) -> list[str]:
+    """Return the names in a JSON-LD author/publisher value (string, object, @id or list)."""
+    if depth > 3:  # @id references can form cycles
+        return []
+    if isinstance(value, list):
+        return [name for item in value for name in _ld_names(item, linked, depth + 1)]
+    if isinstance(value, dict):
+        name = _text(value.get("name"))
+        reference = value.get("@id")
+        if name is None and isinstance(reference, str) and reference in linked.by_id:
+            return _ld_names(linked.by_id[reference], linked, depth + 1)
+        return [name] if name else []
+    text = _text(value)
+    return [text] if text else []
+
+
+def _ld_value(linked: _LinkedData, key: str) -> object:
+    """Return `key` of the first main JSON-LD object that has it, else of any object."""
+    for node in (*linked.main, *linked.nodes):
+        if node.get(key):
+            return node[key]
+    return None
+
+
+def _byline(
+    root: HtmlElement, metas: dict[str, list[str]], linked: _LinkedData, *, max_chars: int
+) -> str | None:
+    """Return the author(s): JSON-LD, then <meta> author keys, then rel/itemprop=author."""
+    candidates = (
+        _ld_names(_ld_value(linked, "author"), linked),
+        *(metas.get(key, []) for key in _AUTHOR_KEYS),
+        # Forum threads mark every post's author: the first is the page's own.
+        _marked_authors(root)[:1],
+    )
+    for names in candidates:
+        byline = _join_names(names, max_chars=max_chars)
+        if byline:
+            return byline
+    return None
+
+
+def _join_names(names: Iterable[str], *, max_chars: int) -> str | None:
+    """Join distinct plausible author names with ", "; None if none is plausible."""
+    kept: list[str] = []
+    for raw in names:
+        name = _BY_PREFIX.sub("", collapse(raw)).strip(_NAME_PUNCTUATION)
+        if name and not _URL.match(name) and len(name) <= max_chars and name not in kept:
+            kept.append(name)
+    return ", ".join(kept) or None
+
+
+def _marked_authors(root: HtmlElement) -> list[str]:
+    """Return the texts of elements marked rel=author or itemprop=author."""
+    names: list[str] = []
+    marked = (
+        element
+        for element in root.xpath("//a[@rel] | //*[@itemprop]")
+        if "author" in f"{element.get('rel')} {element.get('itemprop')}".lower().split()
+    )
+    for element in marked:
+        named = element.xpath(".//*[@itemprop='name']")
+        source = named[0] if named else element
+        names.append(source.get("content") or source.text_content())
+    return names
+
+
+def _published(root: HtmlElement, metas: dict[str, list[str]], linked: _LinkedData) -> str | None:
+    """Return the first publication date the page states in ISO 8601 form."""
+    for value in _date_candidates(root, metas, linked):
+        date = iso_date(value) if value else None
+        if date:
+            return date
+    return None
+
+
+def _date_candidates(
+    root: HtmlElement, metas: dict[str, list[str]], linked: _LinkedData
+) -> Iterator[str | None]:
+    """Yield date strings, most trusted first: meta, JSON-LD, header <time>, itemprop, rest."""
+    yield from (metas[key][0] for key in _DATE_KEYS if key in metas)
+    yield from (_text(node.get("datePublished")) for node in (*linked.main, *linked.nodes))
+    yield from (time.get("datetime") for time in _dated_times(root) if _in_header(time))
+    yield from _itemprop_dates(root)
+    yield from (metas[key][0] for key in _LATE_DATE_KEYS if key in metas)
+    # Last resort: the first machine-readable <time>; on pages that state no date
+    # elsewhere it is the post's own date far more often than not (wcxb-dev: 29 of 37).
+    yield from (time.get("datetime") for time in _dated_times(root))
+
+
+def _dated_times(root: HtmlElement) -> Iterator[HtmlElement]:
+    """Yield the <time> elements that carry a datetime attribute, in document order."""
+    return (time for time in root.iter("time") if time.get("datetime"))
+
+
+def _in_header(time: HtmlElement) -> bool:
+    """Return whether a <time> is flagged pubdate or sits in a header or byline area."""
+    if time.get("pubdate") is not None:
+        return True
+    return any(
+        ancestor.tag == "header" or _HEADERISH_CLASS.search(ancestor.get("class") or "")
+        for ancestor in time.iterancestors()
+    )
+
+
+def _itemprop_dates(root: HtmlElement) -> list[str]:
+    """Return the values of elements marked itemprop=datePublished."""
+    return [
+        element.get("content") or element.get("datetime") or element.text_content()
+        for element in root.xpath("//*[@itemprop='datePublished']")
+    ]
+
+
+def iso_date(value: str) -> str | None:
+    """Return an ISO 8601 date or date-time from a date string, or None if it has none."""
+    match = _ISO_DATE.match(value.strip())
+    if match is None:
+        return None
+    year, month, day, hour, minute, second, zone = match.groups()
+    if (
+        not 1 <= int(month) <= 12
+        or not 1 <= int(day) <= calendar.monthrange(int(year), int(month))[1]
+    ):
+        return None
+    date = f"{year}-{month}-{day}"
+    if hour is None or int(hour) > 23 or int(minute) > 59:
+        return date
+    zone = zone or ""
+    if len(zone) == 5:  # +0100 -> +01:00
+        zone = f"{zone[:3]}:{zone[3:]}"
+    return f"{date}T{hour}:{minute}:{second or '00'}{zone}"
+
+
+def _site_name(metas: dict[str, list[str]], linked: _LinkedData) -> str | None:
+    """Return the site's name: og:site_name, JSON-LD publisher or WebSite, application-name."""
+    found = _first_meta(metas, ("og:site_name",))
+    if found:
+        return found
+    publisher = _ld_names(_ld_value(linked, "publisher"), linked)
+    websites = [_text(node.get("name")) for node in linked.nodes if "website" in _types(node)]
+    return next(
+        (name for name in (*publisher, *websites) if name),
+        _first_meta(metas, ("application-name",)),
+    )
+
+
+def _html(root: HtmlElement) -> HtmlElement:
+    """Return the document's root element."""
+    top = root.getroottree().getroot()
+    return top if isinstance(top, HtmlElement) else root
+
+
+def _lang(root: HtmlElement, metas: dict[str, list[str]]) -> str | None:
+    """Return the page's language: <html lang>/xml:lang, else the Content-Language meta."""
+    top = _html(root)
+    candidates = (
+        top.get("lang"),
+        top.get("xml:lang"),
+        top.get("{http://www.w3.org/XML/1998/namespace}lang"),
+        _first_meta(metas, ("content-language", "language", "og:locale")),
+    )
+    return next((tag for tag in map(normalise_lang, candidates) if tag), None)
+
+
+def normalise_lang(value: str | None) -> str | None:
+    """Return a BCP 47 tag in canonical case ("pt-BR", "zh-Hant-TW"), or None if invalid."""
+    tag = (value or "").split(",")[0].strip().replace("_", "-")
+    if not _LANG_TAG.match(tag):
+        return None
+    primary, *rest = tag.split("-")
+    return "-".join([primary.lower(), *(_subtag_case(subtag) for subtag in rest)])
+
+
+def _subtag_case(subtag: str) -> str:
+    """Return a non-primary subtag in BCP 47 case: Script, REGION, variant."""
+    if len(subtag) == 4 and subtag.isalpha():
+        return subtag.title()
+    if (len(subtag) == 2 and subtag.isalpha()) or (len(subtag) == 3 and subtag.isdigit()):
+        return subtag.upper()
+    return subtag.lower()
+
+
+def _dir(root: HtmlElement) -> str | None:
+    """Return "rtl"/"ltr" from <html dir> or <body dir>; None if absent or "auto"."""
+    top = _html(root)
+    for element in (top, top.find("body")):
+        value = (element.get("dir") or "").strip().lower() if element is not None else ""
+        if value in _RTL_OR_LTR:
+            return value
+    return None
+
+
+def _base_href(root: HtmlElement) -> str | None:
+    """Return the first <base href>, or None."""
+    for base in _html(root).iter("base"):
+        href = (base.get("href") or "").strip()
+        if href:
+            return href
+    return None

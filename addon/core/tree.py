@@ -1,0 +1,115 @@
+"""From selected lines back to DOM subtrees: what the reader view shows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from lxml.html import HtmlElement
+
+from addon.core.danag import Selection
+from addon.core.lines import Line
+from addon.core.params import ExtendParams
+from addon.core.titlefinder import Headline
+
+# A subtree this high in the page is a layout wrapper, not an article.
+LAYOUT_TAGS = frozenset({"html", "body"})
+
+
+@dataclass(frozen=True, slots=True)
+class Chosen:
+    """The subtrees to show, the elements inside them to leave out, and the kept lines."""
+
+    top: list[HtmlElement]
+    drop: set[HtmlElement] = field(default_factory=set)
+    lines: list[int] = field(default_factory=list)
+
+
+def choose_content(
+    lines: Sequence[Line], selection: Selection, headline: Headline | None, extend: ExtendParams
+) -> Chosen:
+    """Turn DANAg's selected lines (and, extended, the headline) into subtrees to show."""
+    kept = [i for i in selection.selected if not _link_dense(lines[i], extend.max_link_share)]
+    if not kept:
+        return Chosen([])
+    elements = [lines[i].element for i in kept]
+    top = lowest_common_ancestor(elements)
+    if extend.enclose_headline and headline is not None and headline.element is not None:
+        top = _enclose_headline(top, headline.element, lines, selection)
+        kept = _lines_within(lines, top, extend.max_link_share)
+    drop = _unkept_elements(lines, kept, top)
+    if headline is not None and headline.element is not None:
+        drop.add(headline.element)
+    return Chosen([top], drop, kept)
+
+
+def _link_dense(line: Line, max_share: float) -> bool:
+    """Tell whether a line's text is mostly link text (share above `max_share`)."""
+    return max_share < 1.0 and line.t1 > 0 and line.link_chars > max_share * len(line.text)
+
+
+def _enclose_headline(
+    top: HtmlElement, headline: HtmlElement, lines: Sequence[Line], selection: Selection
+) -> HtmlElement:
+    """Widen the subtree to hold the headline too, unless that means a layout wrapper."""
+    enclosing = lowest_common_ancestor([top, headline])
+    if enclosing.tag in LAYOUT_TAGS:
+        return top
+    return enclosing
+
+
+def _lines_within(lines: Sequence[Line], top: HtmlElement, max_share: float) -> list[int]:
+    """Return the indices of the non-link-dense lines inside `top`."""
+    inside = set(top.iter())
+    return [
+        index
+        for index, line in enumerate(lines)
+        if line.element in inside and not _link_dense(line, max_share)
+    ]
+
+
+def _unkept_elements(lines: Sequence[Line], kept: Iterable[int], top: HtmlElement) -> set[HtmlElement]:
+    """Return the line elements inside `top` that hold no kept line at all."""
+    holding: set[HtmlElement] = set()
+    for index in kept:
+        element: HtmlElement | None = lines[index].element
+        while element is not None and element not in holding:
+            holding.add(element)
+            element = element.getparent()
+    inside = set(top.iter())
+    return {
+        line.element
+        for line in lines
+        if line.element in inside and line.element not in holding and line.element is not top
+    }
+
+
+def lowest_common_ancestor(elements: Sequence[HtmlElement]) -> HtmlElement:
+    """Return the deepest element that contains all of `elements` (or is one of them)."""
+    chain = list(_ancestors(elements[0]))[::-1]  # root first
+    depth = {id(element): index for index, element in enumerate(chain)}
+    deepest = len(chain) - 1
+    for element in elements[1:]:
+        node: HtmlElement | None = element
+        while node is not None and id(node) not in depth:
+            node = node.getparent()
+        if node is not None:
+            deepest = min(deepest, depth[id(node)])
+    return chain[deepest]
+
+
+def line_of(lines: Sequence[Line], element: HtmlElement) -> int | None:
+    """Return the index of the first line that maps to `element` or lies inside it."""
+    inside = set(element.iter())
+    for index, line in enumerate(lines):
+        if line.element in inside:
+            return index
+    return None
+
+
+def _ancestors(element: HtmlElement) -> Iterable[HtmlElement]:
+    """Yield the element and its ancestors, innermost first."""
+    node: HtmlElement | None = element
+    while node is not None:
+        yield node
+        node = node.getparent()

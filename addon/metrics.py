@@ -1,0 +1,104 @@
+"""Scores for extracted text and headlines against a reference (WCXB, thesis §4.2).
+
+Conventions shared by the word and LCS scores: an empty prediction for a
+non-empty reference scores 0; an empty reference scores 1.0 when the
+prediction is empty too (nothing to find, nothing wrongly found) and 0.0
+otherwise (everything found is wrong). "Empty" means "has no tokens".
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+
+# WCXB's tokens: runs of word characters, after lowercasing.
+_TOKEN = re.compile(r"\w+", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Precision, recall and their harmonic mean for one page."""
+
+    precision: float
+    recall: float
+    f1: float
+
+
+def tokens(text: str) -> list[str]:
+    """Split text into WCXB word tokens: lowercase runs of `\\w` characters."""
+    return _TOKEN.findall(text.lower())
+
+
+def score_counts(common: int, predicted: int, reference: int) -> Score:
+    """Turn a match count into P/R/F1, with the empty cases of the module docstring."""
+    if reference == 0:
+        value = 1.0 if predicted == 0 else 0.0
+        return Score(value, value, value)
+    if predicted == 0 or common == 0:
+        return Score(0.0, 0.0, 0.0)
+    precision = common / predicted
+    recall = common / reference
+    return Score(precision, recall, 2 * precision * recall / (precision + recall))
+
+
+def word_scores(prediction: str, reference: str) -> Score:
+    """Score a prediction by multiset word overlap with the reference (WCXB)."""
+    predicted = tokens(prediction)
+    expected = tokens(reference)
+    common = sum((Counter(predicted) & Counter(expected)).values())
+    return score_counts(common, len(predicted), len(expected))
+
+
+def lcs_length(first: Sequence[Hashable], second: Sequence[Hashable]) -> int:
+    """Return the length of the longest common subsequence, exactly, in bit-parallel.
+
+    Crochemore et al. (2001) / Hyyrö (2004): one machine-word-wide update per
+    item of the shorter sequence, with the longer one held as Python int bits.
+    """
+    longer, shorter = (first, second) if len(first) >= len(second) else (second, first)
+    masks: dict[Hashable, int] = {}
+    for position, item in enumerate(longer):
+        masks[item] = masks.get(item, 0) | (1 << position)
+    full = (1 << len(longer)) - 1
+    row = full  # a 0 bit marks a position where the LCS grew
+    for item in shorter:
+        matches = row & masks.get(item, 0)
+        if matches:
+            row = ((row + matches) | (row - matches)) & full
+    return len(longer) - row.bit_count()
+
+
+def lcs_scores(prediction: str, reference: str) -> Score:
+    """Score a prediction by the LCS of its tokens with the reference's (thesis §4.2)."""
+    predicted = tokens(prediction)
+    expected = tokens(reference)
+    return score_counts(lcs_length(predicted, expected), len(predicted), len(expected))
+
+
+def normalise_snippet(text: str) -> str:
+    """Collapse whitespace and fold case, so containment ignores layout."""
+    return " ".join(text.split()).casefold()
+
+
+def snippet_rate(prediction: str, snippets: Iterable[str]) -> float | None:
+    """Return the share of snippets found in the prediction; None when there are none."""
+    wanted = [normalised for normalised in map(normalise_snippet, snippets) if normalised]
+    if not wanted:
+        return None
+    haystack = normalise_snippet(prediction)
+    return sum(snippet in haystack for snippet in wanted) / len(wanted)
+
+
+def normalise_headline(text: str) -> str:
+    """Apply NFKC, collapse whitespace and casefold a headline."""
+    return " ".join(unicodedata.normalize("NFKC", text).split()).casefold()
+
+
+def headline_match(prediction: str, reference: str | None) -> bool | None:
+    """Tell whether two headlines match exactly after normalising; None without a reference."""
+    if reference is None or not normalise_headline(reference):
+        return None
+    return normalise_headline(prediction) == normalise_headline(reference)

@@ -1,0 +1,70 @@
+"""The worker's job: extract one page and render its reader view (runs in a pool process)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from addon.core import Article, ExtractParams, Skip, extract, params_for
+from addon.core.result import Diagnostics
+from addon.render import PageStyle, ReaderLinks, render_reader
+
+# Brave's Speedreader-style floor: fewer characters of main text than this
+# is not worth a reader view; the original page goes out instead.
+MIN_TEXT_CHARS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class PageJob:
+    """Everything a worker needs to turn one page into a reader view (picklable)."""
+
+    body: bytes
+    url: str
+    content_type: str
+    mode: str  # "reader" (always) or "auto" (when the article is readerable)
+    style: PageStyle
+    links: ReaderLinks
+    params: ExtractParams = field(default_factory=params_for)
+    min_text_chars: int = MIN_TEXT_CHARS
+
+
+@dataclass(frozen=True, slots=True)
+class PageOutcome:
+    """A rendered reader view, or None and the reason the original goes out."""
+
+    html: bytes | None
+    style_source: str
+    reason: str
+    title: str = ""
+    diagnostics: Diagnostics | None = None
+
+
+def _refusal(article: Article, job: PageJob) -> str:
+    """Return why this article must not replace the page, or "" when it may."""
+    if job.mode == "auto" and not article.readerable:
+        return "auto mode: the page is not an article"
+    chars = len(article.text.strip())
+    if chars < job.min_text_chars:
+        return f"too little text ({chars} < {job.min_text_chars} characters)"
+    return ""
+
+
+def run_job(job: PageJob) -> PageOutcome:
+    """Extract the page's article and render it, or say why the original must go out."""
+    result = extract(job.body, url=job.url, content_type=job.content_type, params=job.params)
+    return outcome_for(result, job)
+
+
+def outcome_for(result: Article | Skip, job: PageJob) -> PageOutcome:
+    """Render an extraction result as a reader view, or say why the original must go out."""
+    if isinstance(result, Skip):
+        return PageOutcome(None, "", f"no article: {result.reason}")
+    refusal = _refusal(result, job)
+    if refusal:
+        return PageOutcome(None, "", refusal, result.title, result.diagnostics)
+    page = render_reader(result, job.url, job.style, job.links)
+    return PageOutcome(page.body, page.style_source, "reader view", result.title, result.diagnostics)
+
+
+def warm_up() -> bool:
+    """Import the extraction and rendering modules in a fresh worker process."""
+    return True

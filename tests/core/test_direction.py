@@ -1,0 +1,136 @@
+"""Tests for addon.core.direction."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import lxml.html
+import pytest
+
+from addon.core.decode import decode
+from addon.core.direction import (
+    count_rtl,
+    is_rtl_char,
+    language_direction,
+    page_direction,
+    rtl_share,
+    text_direction,
+)
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "encodings"
+
+
+def _page(name: str) -> lxml.html.HtmlElement:
+    return lxml.html.document_fromstring(decode((CORPUS / name).read_bytes()).text)
+
+
+@pytest.mark.parametrize(
+    "char",
+    [
+        "\u05d0",  # HEBREW LETTER ALEF
+        "\u0627",  # ARABIC LETTER ALEF
+        "\u06cc",  # ARABIC LETTER FARSI YEH
+        "\u0710",  # SYRIAC LETTER ALAPH
+        "\u0780",  # THAANA LETTER HAA
+        "\u07ca",  # NKO LETTER A
+        "\ufb1d",  # first Hebrew presentation form
+        "\ufdff",  # end of Arabic Presentation Forms-A
+        "\ufe70",  # first Arabic Presentation Forms-B
+        "\U00010800",  # CYPRIOT SYLLABLE A
+        "\U0001e900",  # ADLAM CAPITAL LETTER ALIF
+    ],
+)
+def test_rtl_characters(char: str) -> None:
+    assert is_rtl_char(char)
+    assert count_rtl(char) == 1
+
+
+@pytest.mark.parametrize("char", ["a", "Я", "中", "\u058f", "\u0900", "\ufb1c", "\ufe6f", "1", " "])
+def test_non_rtl_characters(char: str) -> None:
+    assert not is_rtl_char(char)
+    assert count_rtl(char) == 0
+
+
+def test_count_rtl_counts_every_rtl_character() -> None:
+    assert count_rtl("") == 0
+    assert count_rtl("abc שלום abc سلام") == 8
+    # Arabic-Indic digits and Arabic punctuation are in the Arabic block too.
+    assert count_rtl("١٥،") == 3
+
+
+def test_rtl_share_counts_letters_only() -> None:
+    assert rtl_share("") == 0.0
+    assert rtl_share("123 !!!") == 0.0
+    assert rtl_share("سلام") == 1.0
+    assert rtl_share("سلام abcd") == 0.5
+    # Digits, spaces and punctuation do not dilute the share.
+    assert rtl_share("سلام 2024, 1999!") == 1.0
+
+
+def test_text_direction_threshold() -> None:
+    assert text_direction("سلام دنیا") == "rtl"
+    assert text_direction("hello world") == "ltr"
+    mixed = "سلام " + "abcdefgh"  # 4 of 12 letters
+    assert text_direction(mixed) == "rtl"
+    assert text_direction(mixed, min_share=0.5) == "ltr"
+    assert text_direction("") == "ltr"
+
+
+@pytest.mark.parametrize(
+    ("lang", "direction"),
+    [
+        ("ar", "rtl"),
+        ("fa-IR", "rtl"),
+        ("he", "rtl"),
+        ("ur_PK", "rtl"),
+        ("ckb", "rtl"),
+        ("yi", "rtl"),
+        ("ku-Arab", "rtl"),
+        ("pa-Arab-PK", "rtl"),
+        ("uz-Latn", "ltr"),
+        ("en", None),
+        ("en-US", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_language_direction(lang: str | None, direction: str | None) -> None:
+    assert language_direction(lang) == direction
+
+
+def test_explicit_dir_wins() -> None:
+    assert page_direction("ltr", "ar", "سلام دنیا") == "ltr"
+    assert page_direction(" RTL ", "en", "hello") == "rtl"
+
+
+def test_language_decides_before_text() -> None:
+    assert page_direction(None, "he", "menu home about") == "rtl"
+    assert page_direction("auto", "fa", "") == "rtl"
+
+
+def test_text_decides_last() -> None:
+    assert page_direction(None, "en", "مقاله درباره اصفهان") == "rtl"
+    assert page_direction(None, None, "an article about Isfahan") == "ltr"
+
+
+def test_persian_page_without_dir_is_rtl() -> None:
+    root = _page("persian_utf-8_no-dir.html")
+    assert root.get("dir") is None and not root.xpath("//*[@dir]")
+    text = root.text_content()
+    assert page_direction(None, root.get("lang"), text) == "rtl"
+    # Without the lang attribute the text alone says so too.
+    assert page_direction(None, None, text) == "rtl"
+    assert rtl_share(text) > 0.9
+
+
+def test_arabic_page_is_rtl() -> None:
+    root = _page("arabic_utf-8_rtl.html")
+    text = root.text_content()
+    assert page_direction(root.get("dir"), root.get("lang"), text) == "rtl"
+    assert text_direction(text) == "rtl"
+    assert count_rtl(text) > 500
+
+
+def test_english_page_is_ltr() -> None:
+    root = _page("windows-1252_meta-http-equiv.html")
+    assert page_direction(None, root.get("lang"), root.text_content()) == "ltr"

@@ -1,0 +1,81 @@
+"""Preprocessing: parsing traps and what is dropped before line building."""
+
+import lxml.html
+
+from addon.core.preprocess import (
+    drop_chrome,
+    drop_non_content,
+    parse,
+    strip_premature_end_tags,
+)
+
+
+def _text(html: str) -> str:
+    root = parse(html)
+    assert root is not None
+    drop_non_content(root)
+    return " ".join(root.text_content().split())
+
+
+def test_premature_end_tags_do_not_cut_the_page() -> None:
+    page = "<html><body><p>first</p></body></html><p>second, after the trap</p></body></html>"
+    assert strip_premature_end_tags(page).count("</body>") == 0
+    assert _text(page) == "first second, after the trap"
+
+
+def test_scripts_styles_templates_and_comments_are_dropped() -> None:
+    page = (
+        "<body><script>var x = 'script text';</script><style>p{}</style>"
+        "<template><p>template text</p></template><!-- comment --><p>kept</p></body>"
+    )
+    assert _text(page) == "kept"
+
+
+def test_noscript_with_real_posts_is_kept_and_a_pixel_noscript_dropped() -> None:
+    post = "A forum post written by a person, long enough to be real content. " * 4
+    page = (
+        f"<body><noscript><img src='/pixel.gif'></noscript>"
+        f"<noscript><div class='post'>{post}</div></noscript></body>"
+    )
+    root = parse(page)
+    assert root is not None
+    drop_non_content(root)
+    assert not root.xpath("//noscript")
+    assert not root.xpath("//img")
+    assert root.xpath("//div[@class='post']")
+
+
+def test_hidden_elements_are_dropped() -> None:
+    page = (
+        "<body><div hidden>a</div><div style='display: none'>b</div>"
+        "<div aria-hidden='true'>c</div><p>d</p></body>"
+    )
+    assert _text(page) == "d"
+
+
+def test_empty_and_blank_input_parse_to_nothing() -> None:
+    assert parse("") is None
+    assert parse(" \n\t ") is None
+
+
+def test_xml_declaration_with_another_encoding_still_parses() -> None:
+    root = parse('<?xml version="1.0" encoding="iso-8859-1"?><html><body><p>é</p></body></html>')
+    assert root is not None
+    assert root.text_content() == "é"
+
+
+def test_chrome_outside_the_article_is_dropped_inside_kept() -> None:
+    page = (
+        "<body><nav>menu</nav><header>site</header><article><header>byline</header>"
+        "<p>story</p><footer>tags</footer></article><aside>ads</aside>"
+        "<form><input value='q'><button>Go</button></form><footer>legal</footer></body>"
+    )
+    root = lxml.html.document_fromstring(page)
+    drop_chrome(root)
+    assert " ".join(root.text_content().split()) == "byline story tags"
+
+
+def test_chrome_wrapping_the_headline_is_kept() -> None:
+    root = lxml.html.document_fromstring("<body><header><h1>Headline</h1></header><p>x</p></body>")
+    drop_chrome(root)
+    assert root.xpath("//h1")
