@@ -132,23 +132,30 @@ def _line_ranges(indices: Sequence[int]) -> str:
             ranges[-1] = (ranges[-1][0], index)
         else:
             ranges.append((index, index))
-    return ", ".join(
-        f"{a + 1}" if a == b else f"{a + 1}-{b + 1}" for a, b in ranges
-    )
+    return ", ".join(f"{a + 1}" if a == b else f"{a + 1}-{b + 1}" for a, b in ranges)
+
+
+def _count(number: int, noun: str) -> str:
+    """Write "1 line", "2 lines"."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def summarize(diagnostics: Diagnostics) -> str:
     """Describe the chart in one paragraph of text for screen reader users."""
     lines = len(diagnostics.t1)
     selected = len(diagnostics.selected)
+    regions = len(diagnostics.regions)
     text = (
-        f"The page has {lines} lines. {len(diagnostics.regions)} regions have more "
-        f"content than code; {selected} lines were selected"
+        f"The page has {_count(lines, 'line')}. {_count(regions, 'region')} "
+        f"{'has' if regions == 1 else 'have'} more content than code; "
+        f"{_count(selected, 'line')} {'was' if selected == 1 else 'were'} selected"
     )
     text += f" (lines {_line_ranges(diagnostics.selected)})." if selected else "."
     headline = diagnostics.headline_line
     if headline is not None and 0 <= headline < len(diagnostics.line_tags):
-        text += f" The headline is line {headline + 1}, a {diagnostics.line_tags[headline]} element."
+        text += (
+            f" The headline is line {headline + 1}, a {diagnostics.line_tags[headline]} element."
+        )
     elif headline is not None:
         text += f" The headline is line {headline + 1}."
     return text

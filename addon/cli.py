@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TypeVar, get_args
 
-from addon import __version__, evaluation
+from addon import __version__, evaluation, proxy_command
 from addon.core import ALGORITHMS, Article, ExtractParams, Skip, extract, params_for
 from addon.core.params import DEFAULT_ALGORITHM, Filter, Smoothing, TitleMethod
 from addon.sources import Page, ReadError, read_source
@@ -349,6 +349,7 @@ def _bounded(kind: Callable[[str], _Number], text: str, *, minimum: _Number) -> 
 COMMANDS: tuple[Command, ...] = (
     Command("extract", "print the main content of pages", add_extract_arguments, run_extract),
     Command("eval", "score extractors on a WCXB-layout dataset", add_eval_arguments, run_eval),
+    Command("proxy", "run the reader-view proxy", proxy_command.add_arguments, proxy_command.run),
 )
 
 

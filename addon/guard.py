@@ -39,7 +39,9 @@ def _read_secret(path: Path) -> str:
     except (OSError, UnicodeDecodeError) as error:
         raise SecretError(f"{path}: cannot read the secret token: {error}") from error
     if len(secret) < MIN_SECRET_CHARS:
-        raise SecretError(f"{path}: the secret token is too short; delete the file to make a new one")
+        raise SecretError(
+            f"{path}: the secret token is too short; delete the file to make a new one"
+        )
     return secret
 
 
@@ -63,7 +65,9 @@ def origin_of(url: str) -> str:
     return f"{parts.scheme}://{parts.hostname}{suffix}"
 
 
-def refuse_settings_post(token: str, secret: str, origin: str | None, fetch_site: str | None) -> str:
+def refuse_settings_post(
+    token: str, secret: str, origin: str | None, fetch_site: str | None
+) -> str:
     """Return why a POST from the settings page must be refused, or "" to accept it."""
     if fetch_site is not None and fetch_site != "same-origin":
         return f"the request came from another site (Sec-Fetch-Site: {fetch_site})"

@@ -14,7 +14,7 @@ import multiprocessing
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,23 +24,35 @@ from mitmproxy.addonmanager import Loader
 from mitmproxy.proxy.server_hooks import ServerConnectionHookData
 
 from addon.core import params_for
-from addon.guard import SETTINGS_HOST, SETTINGS_ORIGINS, load_or_create_secret, site_token
+from addon.guard import (
+    SETTINGS_HOST,
+    SETTINGS_ORIGINS,
+    SecretError,
+    load_or_create_secret,
+    site_token,
+)
 from addon.recent import PageRecord, RecentPages, new_id
 from addon.render import PageStyle, ReaderLinks, content_security_policy
 from addon.settings_app import SettingsApp, WebReply, WebRequest
 from addon.showoriginal import ShowOriginal, strip_marker, with_marker
-from addon.siteconfig import ConfigStore, SiteSettings, default_config_path
+from addon.siteconfig import (
+    MODES,
+    ConfigStore,
+    ConfigWriteError,
+    SiteSettings,
+    default_config_path,
+)
 from addon.transform import MIN_TEXT_CHARS, PageJob, PageOutcome, run_job, warm_up
 
 log = logging.getLogger(__name__)
 
-MODES = ("reader", "original", "auto")
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024
 DEFAULT_TIMEOUT = "2.0"
 # flow.metadata keys: a response Plainview made itself; a page to show as it is.
 OWN_PAGE = "plainview_own"
 SHOW_ORIGINAL = "plainview_show_original"
+DECISION = "plainview_decision"
 READER_FORM_ACTION = " ".join([*sorted(SETTINGS_ORIGINS), "'self'"])
 # Headers of the original that would be wrong for the reader view.
 DROPPED_HEADERS = (
@@ -56,13 +68,34 @@ DROPPED_HEADERS = (
 )
 
 Transform = Callable[[PageJob], PageOutcome]
+# What the worker processes import up front: extraction and rendering, not mitmproxy.
+WORKER_MODULE = run_job.__module__
+# mitmproxy's exception class is untyped; this alias gives it a typed constructor.
+OptionsError: type[Exception] = exceptions.OptionsError
 
 
 def default_pool() -> Executor:
-    """Return a process pool with one worker per core (spawned: no fork of a threaded process)."""
-    return ProcessPoolExecutor(
-        max_workers=os.cpu_count() or 1, mp_context=multiprocessing.get_context("spawn")
-    )
+    """Return a process pool with one worker per core.
+
+    Workers never fork the threaded proxy process: where available, a fork
+    server that has imported only the worker's modules forks them (fast to
+    start), else each is spawned afresh.
+    """
+    workers = os.cpu_count() or 1
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        forkserver = multiprocessing.get_context("forkserver")
+        forkserver.set_forkserver_preload([WORKER_MODULE])
+        return ProcessPoolExecutor(max_workers=workers, mp_context=forkserver)
+    spawn = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=workers, mp_context=spawn)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Why a response goes out as it is: "passthrough" (not a page) or "original"."""
+
+    action: str
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,18 +109,18 @@ class Limits:
 
 def media_type(headers: http.Headers) -> str:
     """Return the Content-Type's media type, lowercase, without parameters."""
-    return headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    return str(headers.get("content-type", "")).split(";", 1)[0].strip().lower()
 
 
 def is_attachment(headers: http.Headers) -> bool:
     """Tell whether the response is a download (Content-Disposition: attachment)."""
-    disposition = headers.get("content-disposition", "")
+    disposition = str(headers.get("content-disposition", ""))
     return disposition.split(";", 1)[0].strip().lower() == "attachment"
 
 
 def declared_length(headers: http.Headers) -> int | None:
     """Return the Content-Length, or None when absent or malformed."""
-    value = headers.get("content-length", "").strip()
+    value = str(headers.get("content-length", "")).strip()
     return int(value) if value.isdigit() else None
 
 
@@ -110,6 +143,8 @@ def refusal_by_headers(flow: http.HTTPFlow, max_bytes: int) -> str:
     length = declared_length(response.headers)
     reasons = (
         (flow.metadata.get(OWN_PAGE, False), "Plainview's own page"),
+        # Answers made inside the proxy (mitm.it, other addons) never reached a server.
+        (flow.server_conn.timestamp_start is None, "not from the site"),
         (flow.websocket is not None, "WebSocket"),
         (request.method != "GET", f"method {request.method}"),
         (response.status_code != 200, f"status {response.status_code}"),
@@ -175,7 +210,10 @@ def web_request(flow: http.HTTPFlow) -> WebRequest:
         method=request.method,
         scheme=request.scheme,
         path=request.path,
-        headers={name.lower(): value for name, value in request.headers.items()},
+        headers={
+            name.decode("latin-1").lower(): value.decode("latin-1")
+            for name, value in request.headers.fields
+        },
         body=request.get_content(strict=False) or b"",
     )
 
@@ -276,15 +314,18 @@ class Plainview:
             store = ConfigStore(path)
             store.ensure_exists()
             secret = load_or_create_secret(path.parent / "secret-token")
-        except (OSError, ValueError) as error:
-            raise exceptions.OptionsError(f"plainview_config: {error}") from error
+        except (OSError, ConfigWriteError, SecretError) as error:
+            raise OptionsError(f"plainview_config: {error}") from error
+        if store.error is not None:
+            # The proxy still runs on the last good settings; the settings page shows this too.
+            log.warning("plainview: %s", store.error)
         self.store, self.secret = store, secret
 
     def running(self) -> None:
         """Start the workers now, so the first page does not wait for them."""
         pool = self.pool.get()
         for _ in range(os.cpu_count() or 1):
-            pool.submit(warm_up)
+            pool.submit(warm_up).add_done_callback(_report_warm_up)
 
     def done(self) -> None:
         """Stop the workers."""
@@ -298,23 +339,36 @@ class Plainview:
         if address is not None and is_settings_host(address[0]):
             data.server.error = f"{SETTINGS_HOST} is served by Plainview itself"
 
+    def http_connect(self, flow: http.HTTPFlow) -> None:
+        """Accept a CONNECT to the settings host here, so no upstream connection is tried."""
+        if is_settings_host(flow.request.host):
+            flow.metadata[OWN_PAGE] = True
+            flow.response = http.Response.make(200)
+            flow.response.reason = "Connection established"
+            flow.response.headers.clear()
+
     def request(self, flow: http.HTTPFlow) -> None:
         """Serve the settings host; turn a show-original link into a one-time pass."""
-        if is_settings_host(flow.request.host) or is_settings_host(flow.request.pretty_host):
+        request = flow.request
+        if is_settings_host(request.host):
             self._serve_settings(flow)
             return
-        path, marked = strip_marker(flow.request.path)
+        path, marked = strip_marker(request.path)
         if marked:
-            # Redirect to the clean URL, so the site never sees the marker.
-            flow.request.path = path
-            url = flow.request.url
-            self.show_original.allow(url)
-            flow.metadata[OWN_PAGE] = True
-            flow.response = http.Response.make(
-                303, b"", {"location": url, "cache-control": "no-store"}
-            )
-        elif flow.request.method == "GET" and self.show_original.take(flow.request.url):
+            # The site never sees the marker: it is stripped here, and a GET is
+            # redirected to the clean URL, so the address bar and Referer lose it too.
+            request.path = path
+            if request.method == "GET":
+                self._redirect_to_original(flow)
+        elif request.method == "GET" and self.show_original.take(request.url):
             flow.metadata[SHOW_ORIGINAL] = True
+
+    def _redirect_to_original(self, flow: http.HTTPFlow) -> None:
+        """Answer a show-original link with a redirect to the page, passed once untransformed."""
+        url = flow.request.url
+        self.show_original.allow(url)
+        flow.metadata[OWN_PAGE] = True
+        flow.response = http.Response.make(303, b"", {"location": url, "cache-control": "no-store"})
 
     def _serve_settings(self, flow: http.HTTPFlow) -> None:
         """Answer a request to the settings host without going upstream."""
@@ -334,18 +388,29 @@ class Plainview:
     # -- responses -------------------------------------------------------------------
 
     def responseheaders(self, flow: http.HTTPFlow) -> None:
-        """Stream what can never become a reader view, so it is not buffered."""
+        """Stream what will go out as it is, so it is not buffered."""
         if flow.response is None or flow.metadata.get(OWN_PAGE):
             return
-        if refusal_by_headers(flow, self.limits.max_bytes) or self._keeps_original(flow):
+        if flow.response.status_code == 101:
+            return  # a protocol switch has no body to buffer
+        decision = self._decide(flow)
+        if decision is not None:
+            flow.metadata[DECISION] = decision
             flow.response.stream = True
 
-    def _keeps_original(self, flow: http.HTTPFlow) -> bool:
-        """Tell whether this page is to go out as it is (show-original pass or mode)."""
+    def _decide(self, flow: http.HTTPFlow) -> Decision | None:
+        """Return why the response goes out as it is, or None when it may be transformed."""
+        reason = refusal_by_headers(flow, self.limits.max_bytes)
+        if reason:
+            return Decision("passthrough", reason)
         if flow.metadata.get(SHOW_ORIGINAL):
-            return True
+            return Decision("original", "show original requested")
         settings = self._settings(flow)
-        return settings is None or effective_mode(settings, self.limits.mode) == "original"
+        if settings is None:
+            return Decision("passthrough", "not configured")
+        if effective_mode(settings, self.limits.mode) == "original":
+            return Decision("original", "original mode for this site")
+        return None
 
     def _settings(self, flow: http.HTTPFlow) -> SiteSettings | None:
         """Return the settings of the flow's site (None before configure)."""
@@ -358,11 +423,12 @@ class Plainview:
         response = flow.response
         if response is None or flow.metadata.get(OWN_PAGE):
             return
-        page = is_page_load(flow)
-        reason = self._refusal(flow)
-        if reason:
-            if page:
-                self._record(flow, "passthrough" if response.stream else "original", reason, 0.0)
+        decision = flow.metadata.get(DECISION) or self._decide(flow)
+        if decision is None and response.stream:
+            decision = Decision("passthrough", "streamed by another addon")
+        if decision is not None:
+            if is_page_load(flow):
+                self._record(flow, decision.action, decision.reason, 0.0)
             return
         started = time.perf_counter()
         outcome = await self._transform(flow)
@@ -373,34 +439,15 @@ class Plainview:
         apply_reader_view(response, outcome)
         self._record(flow, "reader", outcome.reason, ms, outcome)
 
-    def _refusal(self, flow: http.HTTPFlow) -> str:
-        """Return why this response goes out as it is ("" when it may be transformed)."""
-        assert flow.response is not None
-        reason = refusal_by_headers(flow, self.limits.max_bytes)
-        if reason:
-            return reason
-        if flow.response.stream:
-            return "streamed"
-        if flow.metadata.get(SHOW_ORIGINAL):
-            return "show original requested"
-        settings = self._settings(flow)
-        if settings is None:
-            return "not configured"
-        if effective_mode(settings, self.limits.mode) == "original":
-            return "original mode for this site"
-        return ""
-
     async def _transform(self, flow: http.HTTPFlow) -> PageOutcome:
         """Build the job and run it in the pool; any failure becomes a refusal."""
         assert flow.response is not None
-        try:
-            body = flow.response.get_content()
-        except ValueError as error:
-            return PageOutcome(None, "", f"cannot decode the body: {error}")
-        if body is None or len(body) > self.limits.max_bytes:
-            size = 0 if body is None else len(body)
+        raw = flow.response.raw_content
+        if raw is None or len(raw) > self.limits.max_bytes:
+            size = 0 if raw is None else len(raw)
             return PageOutcome(None, "", f"too large or empty ({size} bytes)")
-        job = self._job(flow, body, new_id())
+        # The worker decodes the body: no decompression (or bomb) on the event loop.
+        job = self._job(flow, raw, new_id())
         return await self._run(job)
 
     async def _run(self, job: PageJob) -> PageOutcome:
@@ -430,6 +477,8 @@ class Plainview:
             links=reader_links(url, flow.request.scheme, host, self.secret, record_id),
             params=self.params,
             min_text_chars=self.min_text_chars,
+            content_encoding=flow.response.headers.get("content-encoding", ""),
+            max_bytes=self.limits.max_bytes,
         )
 
     def _record(
@@ -449,10 +498,16 @@ class Plainview:
         log.info("plainview: %s %s: %s (%.0f ms)", action, url, reason, ms)
 
 
+def _report_warm_up(future: Future[bool]) -> None:
+    """Log a worker that failed to start (the next page recreates the pool)."""
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("plainview: a worker failed to start: %r", future.exception())
+
+
 def _check_mode(value: str) -> str:
     """Validate plainview_mode."""
     if value not in ("", *MODES):
-        raise exceptions.OptionsError(
+        raise OptionsError(
             f"plainview_mode must be one of reader, original, auto or empty, not {value!r}"
         )
     return value
@@ -461,7 +516,7 @@ def _check_mode(value: str) -> str:
 def _check_max_bytes(value: int) -> int:
     """Validate plainview_max_bytes."""
     if value <= 0:
-        raise exceptions.OptionsError(f"plainview_max_bytes must be above 0, not {value}")
+        raise OptionsError(f"plainview_max_bytes must be above 0, not {value}")
     return value
 
 
@@ -472,7 +527,5 @@ def _check_timeout(value: str) -> float:
     except ValueError:
         seconds = math.nan
     if not (math.isfinite(seconds) and seconds > 0):
-        raise exceptions.OptionsError(
-            f"plainview_timeout must be a number of seconds above 0, not {value!r}"
-        )
+        raise OptionsError(f"plainview_timeout must be a number of seconds above 0, not {value!r}")
     return seconds

@@ -39,14 +39,16 @@ _CSS = (TEMPLATE_DIR / "plainview.css").read_text(encoding="utf-8")
 _LANG_TAG = re.compile(r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 THEMES = ("auto", "light", "dark", "sepia")
+# The reader view's text size at 100 percent: 18 px with the browsers' default 16 px rem.
+BASE_FONT_REM = 1.125
 
 
 @dataclass(frozen=True, slots=True)
 class PageStyle:
-    """How a page looks: theme, base font size (CSS px) and column width (CSS em)."""
+    """How a page looks: theme, text size (percent of the base) and column width (CSS em)."""
 
     theme: str = "auto"
-    font_size: int = 18
+    font_size: int = 100
     width: int = 40
 
 
@@ -80,7 +82,11 @@ class MetaItem:
 def style_block(style: PageStyle) -> str:
     """Return the exact text of the page's `<style>` element."""
     # The theme is an attribute on <html>; only the sizes vary the CSS text.
-    root = f":root{{--font-size:{int(style.font_size)}px;--measure:{int(style.width)}em}}\n"
+    # The base size is in rem, so the browser's own text size setting still counts.
+    size = BASE_FONT_REM * int(style.font_size) / 100
+    # The width is in em of the reader text; rem keeps it the same in the smaller toolbar.
+    measure = size * int(style.width)
+    root = f":root{{--font-size:{size:.4g}rem;--measure:{measure:.4g}rem}}\n"
     return root + _CSS
 
 
@@ -129,7 +135,9 @@ def _page(template: Template, style: PageStyle, **context: Any) -> Rendered:
     return Rendered(html.encode("utf-8"), style_source(css))
 
 
-def render_reader(article: Article, page_url: str, style: PageStyle, links: ReaderLinks) -> Rendered:
+def render_reader(
+    article: Article, page_url: str, style: PageStyle, links: ReaderLinks
+) -> Rendered:
     """Render the reader view of one article."""
     site_name = article.site_name or urlsplit(page_url).hostname or ""
     return _page(

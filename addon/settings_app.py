@@ -7,22 +7,36 @@ secret token and a same-origin check (see `addon.guard`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 from addon.chart import build_chart, summarize
 from addon.guard import SETTINGS_ORIGINS, refuse_settings_post, refuse_toggle_post
 from addon.recent import RecentPages
-from addon.render import THEMES, PageStyle, Rendered, content_security_policy, render_message
+from addon.render import PageStyle, Rendered, content_security_policy, render_message
 from addon.render import render_settings as render_settings_page
 from addon.render import render_why as render_why_page
-from addon.siteconfig import ConfigStore
+from addon.siteconfig import (
+    FONT_SIZE_MAX,
+    FONT_SIZE_MIN,
+    MODES,
+    THEMES,
+    WIDTH_MAX,
+    WIDTH_MIN,
+    ConfigStore,
+    ConfigWriteError,
+    Field,
+    Rule,
+    Theme,
+)
 
-MODES = ("reader", "original", "auto")
-# Accepted ranges of the number fields (CSS px and em).
-FONT_SIZES = range(10, 41)
-WIDTHS = range(20, 121)
+S = TypeVar("S", bound=str)
+
+# Accepted ranges of the number fields (percent and em), as the config file's.
+FONT_SIZES = range(FONT_SIZE_MIN, FONT_SIZE_MAX + 1)
+WIDTHS = range(WIDTH_MIN, WIDTH_MAX + 1)
 # Forms are tiny; anything larger is not ours.
 MAX_FORM_BYTES = 16 * 1024
 SETTINGS_FORM_ACTION = " ".join(["'self'", *sorted(SETTINGS_ORIGINS)])
@@ -69,7 +83,10 @@ def html_reply(status: int, page: Rendered) -> WebReply:
     """Return an HTML page with Plainview's strict headers."""
     headers = (
         ("content-type", "text/html; charset=utf-8"),
-        ("content-security-policy", content_security_policy(page.style_source, SETTINGS_FORM_ACTION)),
+        (
+            "content-security-policy",
+            content_security_policy(page.style_source, SETTINGS_FORM_ACTION),
+        ),
         # same-origin: the settings forms then send their real Origin header.
         ("referrer-policy", "same-origin"),
         ("cache-control", "no-store"),
@@ -91,12 +108,13 @@ def read_form(request: WebRequest) -> dict[str, str]:
     return {name: values[0] for name, values in parse_qs(text, keep_blank_values=True).items()}
 
 
-def choose(form: Mapping[str, str], name: str, allowed: tuple[str, ...]) -> str:
+def choose(form: Mapping[str, str], name: str, allowed: tuple[S, ...]) -> S:
     """Return a field that must be one of `allowed`."""
     value = form.get(name, "")
-    if value not in allowed:
-        raise FormError(f"{name} must be one of {', '.join(allowed)}")
-    return value
+    for option in allowed:
+        if value == option:
+            return option
+    raise FormError(f"{name} must be one of {', '.join(allowed)}")
 
 
 def number(form: Mapping[str, str], name: str, allowed: range) -> int | None:
@@ -109,18 +127,24 @@ def number(form: Mapping[str, str], name: str, allowed: range) -> int | None:
     return int(text)
 
 
-def style_changes(form: Mapping[str, str]) -> dict[str, object]:
-    """Return the theme, font size and width the form sets (blank fields are left out)."""
-    changes: dict[str, object] = {}
-    if form.get("theme"):
-        changes["theme"] = choose(form, "theme", THEMES)
+@dataclass(frozen=True, slots=True)
+class StyleForm:
+    """The theme, text size and width a form sets; `blank` names the fields left empty."""
+
+    theme: Theme | None
+    font_size: int | None
+    width: int | None
+    blank: tuple[Field, ...]
+
+
+def style_form(form: Mapping[str, str]) -> StyleForm:
+    """Read the theme, text size and width fields (each may be blank)."""
+    theme = choose(form, "theme", THEMES) if form.get("theme") else None
     font_size = number(form, "font_size", FONT_SIZES)
-    if font_size is not None:
-        changes["font_size"] = font_size
     width = number(form, "width", WIDTHS)
-    if width is not None:
-        changes["width"] = width
-    return changes
+    values: dict[Field, object] = {"theme": theme, "font_size": font_size, "width": width}
+    blank = tuple(name for name, value in values.items() if value is None)
+    return StyleForm(theme, font_size, width, blank)
 
 
 class SettingsApp:
@@ -226,29 +250,48 @@ class SettingsApp:
             return self.message(403, "Refused", f"Not saved: {refusal}.")
         try:
             action(form)
-        except (FormError, ValueError, IndexError) as error:
+        except (FormError, ConfigWriteError) as error:
             return self.settings_page(request, f"Not saved: {error}", 400)
         return redirect("/")
 
     def save_defaults(self, form: dict[str, str]) -> None:
-        """Change the defaults."""
-        self.store.set_defaults(mode=choose(form, "mode", MODES), **style_changes(form))
+        """Change the defaults (blank fields stay as they are)."""
+        style = style_form(form)
+        self.store.set_defaults(
+            mode=choose(form, "mode", MODES),
+            theme=style.theme,
+            font_size=style.font_size,
+            width=style.width,
+        )
 
     def save_rule(self, form: dict[str, str]) -> None:
-        """Add or change the rule of one host (and path prefix)."""
-        host = form.get("host", "").strip().lower()
-        if not host or any(c in host for c in " /?#"):
-            raise FormError("host must be a host name such as example.com or *.example.com")
-        path = form.get("path", "").strip() or None
-        mode = choose(form, "mode", MODES)
-        self.store.set_rule(host, mode, path, **style_changes(form))  # type: ignore[arg-type]
+        """Add or change the rule of one host and path; blank fields follow the defaults."""
+        host = form.get("host", "").strip()
+        if not host:
+            raise FormError("host is missing")
+        style = style_form(form)
+        mode = choose(form, "mode", MODES) if form.get("mode") else None
+        blank: tuple[Field, ...] = ("mode",) if mode is None else ()
+        self.store.set_rule(
+            host,
+            mode,
+            form.get("path", "").strip() or None,
+            theme=style.theme,
+            font_size=style.font_size,
+            width=style.width,
+            clear=blank + style.blank,
+        )
 
     def remove_rule(self, form: dict[str, str]) -> None:
-        """Remove one rule by its position."""
-        index = number(form, "index", range(len(self.store.current().rules)))
+        """Remove the rule the user saw at this position (refused if the file changed)."""
+        rules = self.store.current().rules
+        index = number(form, "index", range(len(rules)))
         if index is None:
             raise FormError("index is missing")
-        self.store.remove_rule(index)
+        shown = (form.get("host", ""), form.get("path", "") or None)
+        if (rules[index].host, rules[index].path) != shown:
+            raise FormError("the rules changed meanwhile; nothing removed")
+        self.store.remove_rule(index, expect=rules[index])
 
     def toggle(self, request: WebRequest) -> WebReply:
         """Set a reader page's site to always reader or always original, then go back."""
@@ -262,22 +305,20 @@ class SettingsApp:
         )
         if refusal:
             return self.message(403, "Refused", f"Not saved: {refusal}.")
-        mode = form.get("mode", "")
         host = urlsplit(url).hostname
-        if mode not in ("reader", "original") or host is None:
+        mode = form.get("mode", "")
+        if host is None or mode not in ("reader", "original"):
             return self.message(400, "Not saved", "mode must be reader or original.")
-        self.store.set_rule(host, mode)
+        try:
+            self.store.set_rule(host, choose(form, "mode", MODES))
+        except ConfigWriteError as error:
+            return self.message(409, "Not saved", str(error), back_url=url)
         return redirect(url)
 
 
-def rule_views(rules: object) -> list[RuleView]:
+def rule_views(rules: Sequence[Rule]) -> list[RuleView]:
     """Describe the config's rules for the settings page."""
-    views: list[RuleView] = []
-    for index, rule in enumerate(rules):  # type: ignore[call-overload]
-        views.append(
-            RuleView(
-                index, rule.host, rule.path or "", rule.mode, rule.theme or "", rule.font_size,
-                rule.width,
-            )  # fmt: skip
-        )
-    return views
+    return [
+        RuleView(i, r.host, r.path or "", r.mode or "", r.theme or "", r.font_size, r.width)
+        for i, r in enumerate(rules)
+    ]

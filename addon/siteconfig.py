@@ -41,7 +41,7 @@ import platformdirs
 import tomlkit
 from tomlkit.container import Container
 from tomlkit.exceptions import TOMLKitError
-from tomlkit.items import AoT, Array, InlineTable, Item, Table
+from tomlkit.items import AoT, Array, Comment, InlineTable, Table, Whitespace
 from tomlkit.toml_document import TOMLDocument
 
 Mode = Literal["reader", "original", "auto"]
@@ -55,7 +55,6 @@ FIELDS: tuple[Field, ...] = ("mode", "theme", "font_size", "width")
 FONT_SIZE_MIN, FONT_SIZE_MAX = 50, 300
 WIDTH_MIN, WIDTH_MAX = 20, 120
 
-_T = TypeVar("_T")
 _S = TypeVar("_S", bound=str)
 _Where = tuple[str | int, ...]  # a TOML path: ("rule", 2, "mode")
 
@@ -178,12 +177,9 @@ class SiteConfig:
     rules: tuple[Rule, ...] = ()
 
     def settings_for(self, host: str, path: str = "/") -> SiteSettings:
-        """Return the settings of a request: the last matching rule over the defaults.
-
-        `host` may carry a port and be in any case or in Unicode; `path` is the
-        request path as sent (percent-encoded, the query may follow). The scan
-        is linear in the number of rules.
-        """
+        """Return the settings of a request: the last matching rule over the defaults."""
+        # `host` may carry a port, any letter case or Unicode; `path` is the
+        # request path as sent: percent-encoded, perhaps with a query.
         name = _request_host(host)
         if name is None:
             return self.defaults
@@ -282,6 +278,8 @@ def _describe(value: object) -> str:
     for kind, name in names.items():
         if isinstance(value, kind):
             return name
+    if isinstance(value, int) and value.bit_length() > 64:  # repr() of 5,000 digits raises
+        return "an integer out of range"
     text = repr(value) if isinstance(value, str | int | float) else f"a {type(value).__name__}"
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -291,14 +289,16 @@ def _choice(value: object, key: str, allowed: tuple[_S, ...]) -> _S | _Problem:
     for option in allowed:
         if value == option:
             return option
-    return _Problem(f"{key} must be one of {', '.join(allowed)} (got {_describe(value)})")
+    return _Problem(f"{key} must be one of {', '.join(allowed)} (got {_describe(value)})", (key,))
 
 
 def _integer(value: object, key: str, low: int, high: int) -> int | _Problem:
     """Return `value` if it is an integer from `low` to `high`."""
     if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
         return value
-    return _Problem(f"{key} must be an integer from {low} to {high} (got {_describe(value)})")
+    return _Problem(
+        f"{key} must be an integer from {low} to {high} (got {_describe(value)})", (key,)
+    )
 
 
 def _check_mode(value: object) -> Mode | _Problem:
@@ -328,10 +328,11 @@ def _check_host(value: object) -> str | _Problem:
         return pattern
     hint = ""
     if isinstance(value, str) and value.startswith("*."):
-        hint = f"; for a domain and its subdomains write '{value[1:]}'"
+        hint = f"; write '{value[1:]}' instead"
     return _Problem(
         "host must be a host name such as 'example.com', or '.example.com' for a domain "
-        f"and its subdomains (got {_describe(value)}){hint}"
+        f"and its subdomains (got {_describe(value)}){hint}",
+        ("host",),
     )
 
 
@@ -344,18 +345,10 @@ def _check_path(value: object) -> str | _Problem:
     ):
         return quote(value, safe=string.punctuation)
     return _Problem(
-        f"path must start with '/' and have no spaces or control characters (got {_describe(value)})"
+        "path must start with '/' and have no spaces or control characters "
+        f"(got {_describe(value)})",
+        ("path",),
     )
-
-
-def _get(
-    table: Mapping[str, object], key: str, check: Callable[[object], _T | _Problem]
-) -> _T | None | _Problem:
-    """Return the checked value of `key` (None when absent); a problem names the key."""
-    if key not in table:
-        return None
-    checked = check(table[key])
-    return _Problem(checked.message, (key,)) if isinstance(checked, _Problem) else checked
 
 
 def _inside(problem: _Problem, where: _Where, prefix: str) -> _Problem:
@@ -363,7 +356,9 @@ def _inside(problem: _Problem, where: _Where, prefix: str) -> _Problem:
     return _Problem(prefix + problem.message, (*where, *problem.where))
 
 
-def _unknown_key(table: Mapping[str, object], allowed: tuple[str, ...], name: str) -> _Problem | None:
+def _unknown_key(
+    table: Mapping[str, object], allowed: tuple[str, ...], name: str
+) -> _Problem | None:
     """Return a problem naming the first key of `table` that is not allowed."""
     for key in table:
         if key not in allowed:
@@ -374,16 +369,16 @@ def _unknown_key(table: Mapping[str, object], allowed: tuple[str, ...], name: st
 
 def _fields(table: Mapping[str, object]) -> _Fields | _Problem:
     """Return the mode, theme, font size and width that a table sets."""
-    mode = _get(table, "mode", _check_mode)
+    mode = _check_mode(table["mode"]) if "mode" in table else None
     if isinstance(mode, _Problem):
         return mode
-    theme = _get(table, "theme", _check_theme)
+    theme = _check_theme(table["theme"]) if "theme" in table else None
     if isinstance(theme, _Problem):
         return theme
-    font_size = _get(table, "font_size", _check_font_size)
+    font_size = _check_font_size(table["font_size"]) if "font_size" in table else None
     if isinstance(font_size, _Problem):
         return font_size
-    width = _get(table, "width", _check_width)
+    width = _check_width(table["width"]) if "width" in table else None
     if isinstance(width, _Problem):
         return width
     return _Fields(mode, theme, font_size, width)
@@ -392,7 +387,9 @@ def _fields(table: Mapping[str, object]) -> _Fields | _Problem:
 def _defaults(value: object) -> SiteSettings | _Problem:
     """Return the [defaults] table as settings, built-in values filling what is unset."""
     if not isinstance(value, dict):
-        return _Problem(f"defaults must be a table, [defaults] (got {_describe(value)})", ("defaults",))
+        return _Problem(
+            f"defaults must be a table, [defaults] (got {_describe(value)})", ("defaults",)
+        )
     problem = _unknown_key(value, FIELDS, "[defaults]")
     fields = problem or _fields(value)
     if isinstance(fields, _Problem):
@@ -411,12 +408,15 @@ def _rule(value: object, index: int) -> Rule | _Problem:
     where, prefix = ("rule", index), f"rule {index + 1}: "
     if not isinstance(value, dict):
         return _Problem(f"{prefix}must be a table (got {_describe(value)})", where)
-    host = _unknown_key(value, _RULE_KEYS, "[[rule]]") or _get(value, "host", _check_host)
+    unknown = _unknown_key(value, _RULE_KEYS, "[[rule]]")
+    if unknown is not None:
+        return _inside(unknown, where, prefix)
+    if "host" not in value:
+        return _Problem(f"{prefix}host is missing", where)
+    host = _check_host(value["host"])
     if isinstance(host, _Problem):
         return _inside(host, where, prefix)
-    if host is None:
-        return _Problem(f"{prefix}host is missing", where)
-    path = _get(value, "path", _check_path)
+    path = _check_path(value["path"]) if "path" in value else None
     if isinstance(path, _Problem):
         return _inside(path, where, prefix)
     fields = _fields(value)
@@ -497,7 +497,9 @@ def _load_toml(text: str, path: str, limits: Limits) -> dict[str, object] | Conf
         return ConfigError(path, None, "not valid TOML: values nested too deeply")
 
 
-def parse_config(text: str, *, path: str = "config.toml", limits: Limits = Limits()) -> SiteConfig | ConfigError:
+def parse_config(
+    text: str, *, path: str = "config.toml", limits: Limits = Limits()
+) -> SiteConfig | ConfigError:
     """Return the config the text describes, or what is wrong with it and where."""
     data = _load_toml(text, path, limits)
     if isinstance(data, ConfigError):
@@ -523,6 +525,8 @@ def _mark(node: object, part: str | int) -> bool:
     item = _child(node, part)
     if isinstance(item, AoT) and len(item) > 0:
         item = item[0]
+    while isinstance(item, Table) and item.is_super_table() and len(item) > 0:
+        item = next(iter(item.values()))  # "[a.b]" has no "[a]" header: mark "[a.b]"
     if isinstance(item, Table | InlineTable):  # a comment goes on the header line
         item.comment(_MARK)
         return True
@@ -533,27 +537,494 @@ def _mark(node: object, part: str | int) -> bool:
 
 
 def _line_of(text: str, where: _Where) -> int | None:
-    """Return the line of the item at a TOML path, or None if it cannot be found.
-
-    Mark the item in a tomlkit copy of the file; the first character where the
-    rendered copy differs from the text is on the item's first line.
-    """
+    """Return the line of the item at a TOML path, or None if it cannot be found."""
+    # tomllib gives no positions: mark the item in a tomlkit copy of the file;
+    # the first character where the copy's text differs is on the item's line.
     if not where:
         return None
     try:
         document = tomlkit.parse(text)
+        node: object = document
+        for part in where[:-1]:
+            node = _child(node, part)
+        marked = _mark(node, where[-1])
+        rendered = document.as_string()
     except TOMLKitError:  # a file tomllib accepted but tomlkit does not
         return None
-    node: object = document
-    for part in where[:-1]:
-        node = _child(node, part)
-    if not _mark(node, where[-1]):
-        return None
-    rendered = document.as_string()
-    if rendered == text:  # the mark went where tomlkit does not render it
+    if not marked or rendered == text:  # the mark went where tomlkit does not render it
         return None
     differs = next(
         (i for i, (a, b) in enumerate(zip(rendered, text, strict=False)) if a != b),
         min(len(rendered), len(text)),
     )
     return text.count("\n", 0, differs) + 1
+
+
+# -- editing the document ------------------------------------------------------------
+
+
+def _end_with_blank_line(container: Table | Container) -> None:
+    """Make the container's text end with an empty line, so what follows stands apart."""
+    tail = container.as_string().replace("\r\n", "\n")
+    newlines = len(tail) - len(tail.rstrip("\n"))
+    for _ in range(max(0, 2 - newlines) if tail else 0):
+        container.add(tomlkit.nl())
+
+
+def _pop_trailing(table: Table) -> list[Comment | Whitespace]:
+    """Remove and return the comments and blank lines after the table's last key."""
+    # tomlkit keeps the comments above a table's header in the table before it:
+    # these introduce whatever follows the table, not the table itself.
+    body = table.value.body
+    trailing: list[Comment | Whitespace] = []
+    while body and body[-1][0] is None:
+        item = body[-1][1]
+        if not isinstance(item, Comment | Whitespace):
+            break
+        body.pop()
+        trailing.insert(0, item)
+    return trailing
+
+
+def _set_key(table: Table | InlineTable, key: str, value: str | int) -> None:
+    """Set a key; an existing one keeps its comment, a new one goes after the last key."""
+    if key in table or not isinstance(table, Table):
+        table[key] = value
+        return
+    trailing = _pop_trailing(table)
+    table[key] = value
+    for item in trailing:
+        table.add(item)
+
+
+def _last_table(document: TOMLDocument) -> Table | Container:
+    """Return the container whose text ends the document."""
+    last = document.body[-1][1] if document.body else None
+    if isinstance(last, AoT) and len(last) > 0:
+        last = last[-1]
+    return last if isinstance(last, Table) else document
+
+
+def _append_rule(document: TOMLDocument, values: Mapping[str, str | int]) -> None:
+    """Add a rule after the last one (as an inline table if the rules are written so)."""
+    rules = document.get("rule")
+    if isinstance(rules, Array):
+        inline = tomlkit.inline_table()
+        inline.update(values)
+        rules.append(inline)
+        return
+    table = tomlkit.table()
+    table.update(values)
+    if isinstance(rules, AoT):
+        if len(rules) > 0:
+            _end_with_blank_line(rules[-1])
+        rules.append(table)
+        return
+    _end_with_blank_line(_last_table(document))
+    document.append("rule", tomlkit.aot())
+    document["rule"].append(table)
+
+
+def _rule_table(document: TOMLDocument, index: int) -> Table | InlineTable | None:
+    """Return the tomlkit table of rule `index`."""
+    table = _child(_child(document, "rule"), index)
+    return table if isinstance(table, Table | InlineTable) else None
+
+
+def _delete_rule(document: TOMLDocument, index: int) -> None:
+    """Remove rule `index`, keeping the comments that introduce what follows it."""
+    rules = document["rule"]
+    if not isinstance(rules, AoT):
+        del rules[index]
+        return
+    trailing = _pop_trailing(rules[index])
+    # Blank lines before the first comment only set the removed rule apart.
+    first = next((i for i, item in enumerate(trailing) if isinstance(item, Comment)), len(trailing))
+    trailing = trailing[first:]
+    del rules[index]
+    if index > 0:
+        for item in trailing:
+            rules[index - 1].add(item)
+        return
+    keys = [None if key is None else key.key for key, _ in document.body]
+    if len(rules) == 0:
+        del document["rule"]
+    # Editing the body list directly is safe as the last change before rendering.
+    position = keys.index("rule")
+    document.body[position:position] = [(None, item) for item in trailing]
+
+
+def _update_rule(
+    document: TOMLDocument, index: int, values: Mapping[str, str | int], clear: Collection[str]
+) -> _Problem | None:
+    """Set and clear fields of rule `index`."""
+    table = _rule_table(document, index)
+    if table is None:
+        return _Problem(f"rule {index + 1} cannot be edited here; it is not a table")
+    for key in clear:
+        if key in table:
+            del table[key]
+    for key, value in values.items():
+        _set_key(table, key, value)
+    return None
+
+
+def _set_defaults(document: TOMLDocument, values: Mapping[str, str | int]) -> _Problem | None:
+    """Set fields of the [defaults] table, adding the table if there is none."""
+    table = document.get("defaults")
+    if table is None:
+        _end_with_blank_line(_last_table(document))
+        document.append("defaults", tomlkit.table())
+        table = document["defaults"]
+    if not isinstance(table, Table | InlineTable):
+        return _Problem("defaults cannot be edited here; it is not a table")
+    for key, value in values.items():
+        _set_key(table, key, value)
+    return None
+
+
+_Change = Callable[[TOMLDocument, SiteConfig], "_Problem | None"]
+
+
+def _edited(text: str, config: SiteConfig, change: _Change, path: str) -> str | ConfigError:
+    """Return the text with the change applied to its tomlkit document."""
+    try:
+        document = tomlkit.parse(text)
+        problem = change(document, config)
+    except TOMLKitError as error:  # a file tomllib accepted but tomlkit does not
+        return ConfigError(path, None, f"this file cannot be edited here: {error}")
+    if problem is not None:
+        return ConfigError(path, None, problem.message)
+    return document.as_string()
+
+
+# -- the file ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Stamp:
+    """What tells one version of the file on disk from another."""
+
+    mtime_ns: int
+    size: int
+    inode: int
+
+
+_UNREAD = _Stamp(-1, -1, -1)  # no version read yet, or the last read failed
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    """The file's bytes (None: no file), their version and the file's permission bits."""
+
+    data: bytes | None
+    stamp: _Stamp | None = None
+    mode: int = 0o600  # a new file: its hosts say where the user browses
+
+
+def _stamp(info: os.stat_result) -> _Stamp:
+    """Return the version stamp of a stat result."""
+    return _Stamp(info.st_mtime_ns, info.st_size, info.st_ino)
+
+
+def _os_error(path: Path, verb: str, error: OSError) -> ConfigError:
+    """Return an operating-system failure as a ConfigError."""
+    return ConfigError(str(path), None, f"cannot {verb} the file: {error.strerror or error}")
+
+
+def _stat(path: Path) -> _Stamp | ConfigError | None:
+    """Return the file's version stamp, None if there is no file."""
+    try:
+        return _stamp(os.stat(path))
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return _os_error(path, "read", error)
+
+
+def _open_nonblocking(name: str, flags: int) -> int:
+    """Open without blocking, so that a FIFO in the file's place cannot hang us."""
+    return os.open(name, flags | os.O_NONBLOCK)
+
+
+def _read_file(path: Path, limits: Limits) -> _Snapshot | ConfigError:
+    """Read up to one byte more than the size limit, with the version read."""
+    try:
+        with open(path, "rb", opener=_open_nonblocking) as file:
+            info = os.fstat(file.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                return ConfigError(str(path), None, "not a regular file")
+            data = file.read(limits.max_bytes + 1)
+    except FileNotFoundError:
+        return _Snapshot(None)
+    except OSError as error:
+        return _os_error(path, "read", error)
+    return _Snapshot(data, _stamp(info), stat.S_IMODE(info.st_mode))
+
+
+def _decode(data: bytes, path: str, limits: Limits) -> str | ConfigError:
+    """Return the file's text; refuse a file over the limit or not in UTF-8."""
+    if len(data) > limits.max_bytes:
+        return ConfigError(path, None, f"file too large (over {limits.max_bytes} bytes)")
+    try:
+        return data.decode("utf-8-sig")  # an editor's byte order mark is dropped
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        byte = data[error.start]
+        message = f"not UTF-8 text (byte 0x{byte:02x} at offset {error.start})"
+        return ConfigError(path, line, message)
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make a rename in the directory durable."""
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _replace_file(path: Path, text: str, mode: int) -> _Stamp:
+    """Replace the file atomically: write a sibling, flush, fsync, rename; keep its mode."""
+    target = Path(os.path.realpath(path))  # through a symlink, which stays a symlink
+    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    replaced = False
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(text.encode("utf-8"))
+            file.flush()
+            os.fchmod(file.fileno(), mode)
+            os.fsync(file.fileno())
+            written = _stamp(os.fstat(file.fileno()))
+        os.replace(temporary, target)
+        replaced = True
+    finally:
+        if not replaced:
+            with suppress(FileNotFoundError):
+                os.unlink(temporary)
+    _fsync_directory(target.parent)
+    return written
+
+
+@contextmanager
+def _exclusive_lock(lock_path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the lock file (threads and processes alike wait)."""
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _unchanged(document: TOMLDocument, config: SiteConfig) -> _Problem | None:
+    """Change nothing (used to create the file from the template)."""
+    return None
+
+
+_CHECKS: dict[str, Callable[[object], object]] = {
+    "host": _check_host,
+    "path": _check_path,
+    "mode": _check_mode,
+    "theme": _check_theme,
+    "font_size": _check_font_size,
+    "width": _check_width,
+}
+
+
+def _checked(values: Mapping[str, object]) -> dict[str, object] | _Problem:
+    """Return the normalised form of each given value (None: not given)."""
+    checked: dict[str, object] = {}
+    for key, value in values.items():
+        if value is not None:
+            result = _CHECKS[key](value)
+            if isinstance(result, _Problem):
+                return result
+            checked[key] = result
+    return checked
+
+
+def _last_index(rules: tuple[Rule, ...], host: object, path: object) -> int | None:
+    """Return the index of the last rule with exactly this host pattern and path."""
+    for index in range(len(rules) - 1, -1, -1):
+        if rules[index].host == host and rules[index].path == path:
+            return index
+    return None
+
+
+class ConfigStore:
+    """Owns one config file: serves its last good version and changes it safely.
+
+    Safe to share between threads. Writers in all processes take an exclusive
+    lock on the sibling file "<name>.lock" and re-read the file inside it, so
+    concurrent changes and hand edits are all kept.
+    """
+
+    def __init__(self, path: Path, *, limits: Limits = Limits()) -> None:
+        self.path = path
+        self.limits = limits
+        # The lock file stays: removing it would let two writers lock two files.
+        self._lock_path = path.with_name(path.name + ".lock")
+        self._state = threading.Lock()
+        self._config = SiteConfig()
+        self._error: ConfigError | None = None
+        self._stamp: _Stamp | None = _UNREAD
+
+    @property
+    def error(self) -> ConfigError | None:
+        """Return what is wrong with the file now (None: nothing)."""
+        with self._state:
+            return self._error
+
+    def current(self) -> SiteConfig:
+        """Return the last good config, re-reading the file first if it changed."""
+        # One stat per call, so hand edits count at once. An invalid file keeps
+        # the last good config in force and sets `error`; no file: the defaults.
+        stamp = _stat(self.path)
+        with self._state:
+            if isinstance(stamp, ConfigError):
+                self._error, self._stamp = stamp, _UNREAD
+            elif stamp != self._stamp:
+                self._settle(_read_file(self.path, self.limits))
+            return self._config
+
+    def _settle(self, snapshot: _Snapshot | ConfigError) -> SiteConfig | ConfigError:
+        """Take in what the file holds; the caller holds the state lock."""
+        if isinstance(snapshot, ConfigError):
+            self._error, self._stamp = snapshot, _UNREAD
+            return snapshot
+        self._stamp = snapshot.stamp
+        outcome = self._parse(snapshot.data)
+        if isinstance(outcome, ConfigError):
+            self._error = outcome
+        else:
+            self._config, self._error = outcome, None
+        return outcome
+
+    def _parse(self, data: bytes | None) -> SiteConfig | ConfigError:
+        """Return the config in the file's bytes (no file: the defaults)."""
+        if data is None:
+            return SiteConfig()
+        text = _decode(data, str(self.path), self.limits)
+        if isinstance(text, ConfigError):
+            return text
+        return parse_config(text, path=str(self.path), limits=self.limits)
+
+    # -- changes -----------------------------------------------------------------------
+
+    def set_rule(
+        self,
+        host: str,
+        mode: Mode | None = None,
+        path: str | None = None,
+        *,
+        theme: Theme | None = None,
+        font_size: int | None = None,
+        width: int | None = None,
+        clear: Collection[Field] = (),
+    ) -> SiteConfig:
+        """Add or update the rule of this host pattern and path; raise ConfigWriteError."""
+        # The last rule with the same host and path is updated, else one is
+        # appended. None leaves a field as it is; `clear` unsets fields, which
+        # then come from the defaults.
+        given = {"mode": mode, "theme": theme, "font_size": font_size, "width": width}
+        checked = self._check({"host": host, "path": path, **given})
+        unknown = sorted(set(clear) - set(FIELDS))
+        if unknown:
+            raise self._refusal(f"cannot clear {', '.join(unknown)}")
+        fields = {key: value for key, value in given.items() if value is not None}
+        written = {"host": host} | ({} if path is None else {"path": path}) | fields
+
+        def change(document: TOMLDocument, config: SiteConfig) -> _Problem | None:
+            index = _last_index(config.rules, checked["host"], checked.get("path"))
+            if index is None:
+                _append_rule(document, written)
+                return None
+            return _update_rule(document, index, fields, clear)
+
+        return self._edit(change)
+
+    def remove_rule(self, index: int, *, expect: Rule | None = None) -> SiteConfig:
+        """Remove rule `index` (as in `rule_index`); raise ConfigWriteError if refused."""
+        # `expect`, the rule the user saw, refuses the removal if the file has
+        # changed meanwhile and `index` now names another rule.
+
+        def change(document: TOMLDocument, config: SiteConfig) -> _Problem | None:
+            count = len(config.rules)
+            if not 0 <= index < count:
+                return _Problem(f"there is no rule {index + 1}; the file has {count} rules")
+            if expect is not None and config.rules[index] != expect:
+                return _Problem(f"rule {index + 1} changed in the file meanwhile; nothing removed")
+            _delete_rule(document, index)
+            return None
+
+        return self._edit(change)
+
+    def set_defaults(
+        self,
+        *,
+        mode: Mode | None = None,
+        theme: Theme | None = None,
+        font_size: int | None = None,
+        width: int | None = None,
+    ) -> SiteConfig:
+        """Change the defaults (None: leave as is); raise ConfigWriteError if refused."""
+        given = {"mode": mode, "theme": theme, "font_size": font_size, "width": width}
+        self._check(given)
+        fields = {key: value for key, value in given.items() if value is not None}
+        return self._edit(lambda document, _config: _set_defaults(document, fields))
+
+    def ensure_exists(self) -> None:
+        """Write the commented template if there is no file; raise ConfigWriteError if it cannot."""
+        if not isinstance(_stat(self.path), _Stamp):
+            self._edit(_unchanged)
+
+    # -- the write path ----------------------------------------------------------------
+
+    def _refusal(self, message: str) -> ConfigWriteError:
+        """Return the error that refuses a change."""
+        return ConfigWriteError(ConfigError(str(self.path), None, message))
+
+    def _check(self, values: Mapping[str, object]) -> dict[str, object]:
+        """Return the given values normalised; raise ConfigWriteError if one is invalid."""
+        checked = _checked(values)
+        if isinstance(checked, _Problem):
+            raise self._refusal(checked.message)
+        return checked
+
+    def _edit(self, change: _Change) -> SiteConfig:
+        """Apply a change under the write lock; raise ConfigWriteError if refused."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with _exclusive_lock(self._lock_path):
+                outcome = self._edit_locked(change)
+        except OSError as error:
+            outcome = _os_error(self.path, "write", error)
+        if isinstance(outcome, ConfigError):
+            raise ConfigWriteError(outcome)
+        return outcome
+
+    def _edit_locked(self, change: _Change) -> SiteConfig | ConfigError:
+        """Re-read the file, apply the change and replace the file; the lock is held."""
+        snapshot = _read_file(self.path, self.limits)
+        with self._state:
+            old = self._settle(snapshot)
+        if isinstance(old, ConfigError) or isinstance(snapshot, ConfigError):
+            return old  # never overwrite a file the user has to fix first
+        text = _TEMPLATE if snapshot.data is None else snapshot.data.decode("utf-8-sig")
+        new_text = _edited(text, old, change, str(self.path))
+        if isinstance(new_text, ConfigError):
+            return new_text
+        if new_text == text and snapshot.data is not None:
+            return old  # nothing to write
+        return self._replace(new_text, snapshot.mode)
+
+    def _replace(self, text: str, mode: int) -> SiteConfig | ConfigError:
+        """Check the new text and replace the file with it; the lock is held."""
+        new = parse_config(text, path=str(self.path), limits=self.limits)
+        if isinstance(new, ConfigError):
+            return ConfigError(str(self.path), None, f"not saved: {new.message}")
+        stamp = _replace_file(self.path, text, mode)
+        with self._state:
+            self._config, self._error, self._stamp = new, None, stamp
+        return new

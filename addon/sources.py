@@ -22,13 +22,10 @@ _WBITS = {"gzip": 31, "x-gzip": 31, "deflate": 47}
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    """The bytes of one source and what is known about them.
-
-    `body` holds at most the cap plus one byte, so a caller can tell that the
-    source was larger than the cap without reading all of it.
-    """
+    """The bytes of one source and what is known about them."""
 
     source: str
+    # At most the cap plus one byte: enough to tell that the source is too large.
     body: bytes
     url: str | None = None
     content_type: str | None = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from addon.bodies import decode_body
 from addon.core import Article, ExtractParams, Skip, extract, params_for
 from addon.core.result import Diagnostics
 from addon.render import PageStyle, ReaderLinks, render_reader
@@ -17,7 +18,7 @@ MIN_TEXT_CHARS = 200
 class PageJob:
     """Everything a worker needs to turn one page into a reader view (picklable)."""
 
-    body: bytes
+    body: bytes  # as received: still in its Content-Encoding
     url: str
     content_type: str
     mode: str  # "reader" (always) or "auto" (when the article is readerable)
@@ -25,6 +26,9 @@ class PageJob:
     links: ReaderLinks
     params: ExtractParams = field(default_factory=params_for)
     min_text_chars: int = MIN_TEXT_CHARS
+    content_encoding: str = ""
+    # Decoded bodies above this size are not worth a reader view (and may be a bomb).
+    max_bytes: int = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +53,11 @@ def _refusal(article: Article, job: PageJob) -> str:
 
 
 def run_job(job: PageJob) -> PageOutcome:
-    """Extract the page's article and render it, or say why the original must go out."""
-    result = extract(job.body, url=job.url, content_type=job.content_type, params=job.params)
+    """Decode and extract the page's article and render it, or say why the original must go out."""
+    decoded = decode_body(job.body, job.content_encoding, max_bytes=job.max_bytes)
+    if decoded.body is None:
+        return PageOutcome(None, "", decoded.problem)
+    result = extract(decoded.body, url=job.url, content_type=job.content_type, params=job.params)
     return outcome_for(result, job)
 
 
@@ -62,7 +69,9 @@ def outcome_for(result: Article | Skip, job: PageJob) -> PageOutcome:
     if refusal:
         return PageOutcome(None, "", refusal, result.title, result.diagnostics)
     page = render_reader(result, job.url, job.style, job.links)
-    return PageOutcome(page.body, page.style_source, "reader view", result.title, result.diagnostics)
+    return PageOutcome(
+        page.body, page.style_source, "reader view", result.title, result.diagnostics
+    )
 
 
 def warm_up() -> bool:

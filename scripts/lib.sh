@@ -153,6 +153,9 @@ pv_ensure_venv() {
         return 0
     fi
     pv_log "installing the package into $venv: .[dev] $*"
+    # The pip bundled with older Pythons mis-resolves some extras (lxml[html-clean]).
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip \
+        || pv_die "could not upgrade pip in $venv"
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
         -e '.[dev]' "$@" || pv_die "pip install into $venv failed"
     printf '%s\n' "$stamp" >"$venv/$PV_STAMP_NAME"

@@ -114,4 +114,7 @@ def test_summary_names_lines_regions_and_headline() -> None:
 
 def test_summary_without_selection_or_headline() -> None:
     text = summarize(diagnostics([1, 2], [3, 4], [-2, -2]))
-    assert text == "The page has 2 lines. 0 regions have more content than code; 0 lines were selected."
+    assert (
+        text
+        == "The page has 2 lines. 0 regions have more content than code; 0 lines were selected."
+    )

@@ -355,15 +355,15 @@ def test_commands_are_registered_from_records(capsys: pytest.CaptureFixture[str]
     def add(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--port", type=int, default=8080)
 
-    def serve_command(args: argparse.Namespace) -> int:
+    def listen(args: argparse.Namespace) -> int:
         seen.append(args)
         return 3
 
-    commands = (*cli.COMMANDS, cli.Command("proxy", "run the proxy", add, serve_command))
-    args = cli.build_parser(commands).parse_args(["proxy", "--port", "9"])
+    commands = (*cli.COMMANDS, cli.Command("listen", "listen somewhere", add, listen))
+    args = cli.build_parser(commands).parse_args(["listen", "--port", "9"])
     assert args.run(args) == 3
     assert seen[0].port == 9
-    assert [command.name for command in cli.COMMANDS] == ["extract", "eval"]
+    assert {"extract", "eval"} <= {command.name for command in cli.COMMANDS}
 
 
 def test_variant_name_lists_overrides() -> None:

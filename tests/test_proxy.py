@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
 import logging
 import os
 import threading
@@ -19,6 +20,7 @@ from mitmproxy.connection import Server
 from mitmproxy.proxy.server_hooks import ServerConnectionHookData
 from mitmproxy.test import taddons, tflow, tutils
 
+from addon.bodies import decode_body
 from addon.core.result import Article, Block
 from addon.guard import site_token
 from addon.proxy import Plainview, default_pool
@@ -39,14 +41,17 @@ RELEASE = threading.Event()
 
 def fake_transform(job: PageJob) -> PageOutcome:
     """Stand in for extraction: one paragraph; then the real floor, modes and rendering."""
-    text = "Too short." if b"tiny" in job.body else LONG_TEXT
+    decoded = decode_body(job.body, job.content_encoding, max_bytes=job.max_bytes)
+    if decoded.body is None:
+        return PageOutcome(None, "", decoded.problem)
+    text = "Too short." if b"tiny" in decoded.body else LONG_TEXT
     article = Article(
         title="Rivers",
         blocks=(Block("p", f"<p>{text}</p>", text),),
         text=text,
         lang="en",
         dir="ltr",
-        readerable=b"listing" not in job.body,
+        readerable=b"listing" not in decoded.body,
         url=job.url,
     )
     return outcome_for(article, job)
@@ -277,6 +282,18 @@ def test_a_gzipped_page_is_decoded_and_served_uncompressed(config: Path) -> None
     harness(config, body)
 
 
+def test_a_compression_bomb_keeps_the_original(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        bomb = gzip.compress(ARTICLE_HTML + b" " * 5_000_000)
+        flow = make_flow(bomb, response_headers=(("content-encoding", "gzip"),))
+        before = snapshot(flow)
+        await h.cycle(flow)
+        assert snapshot(flow) == before
+        assert h.addon.recent.newest()[0].reason == "too large once decoded (over 100000 bytes)"
+
+    harness(config, body, plainview_max_bytes=100_000)
+
+
 def test_an_undecodable_body_passes_untouched(config: Path) -> None:
     async def body(h: Harness) -> None:
         flow = make_flow(response_headers=(("content-encoding", "gzip"),))
@@ -284,6 +301,18 @@ def test_an_undecodable_body_passes_untouched(config: Path) -> None:
         await h.cycle(flow)
         assert snapshot(flow) == before
         assert h.addon.recent.newest()[0].reason.startswith("cannot decode")
+
+    harness(config, body)
+
+
+def test_answers_made_inside_the_proxy_are_left_alone(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        flow = make_flow(host="mitm.it", path="/")
+        flow.server_conn.timestamp_start = None
+        before = snapshot(flow)
+        await h.cycle(flow)
+        assert snapshot(flow) == before
+        assert h.addon.recent.newest()[0].reason == "not from the site"
 
     harness(config, body)
 
@@ -425,7 +454,9 @@ def test_a_crashed_worker_serves_the_original_and_the_pool_is_recreated(config: 
 
 def test_the_default_pool_runs_jobs_in_worker_processes(config: Path) -> None:
     async def body(h: Harness) -> None:
-        assert is_reader(await h.cycle(make_flow()))
+        flow = await h.cycle(make_flow())
+        assert h.addon.recent.newest()[0].reason == "reader view"
+        assert is_reader(flow)
 
     harness(config, body, pool=default_pool, plainview_timeout="60")
 
@@ -446,6 +477,16 @@ def test_show_original_redirects_to_the_clean_url_and_works_once(config: Path) -
         assert first.request.path == "/story?a=1&b=%20x"
         assert snapshot(first) == before
         assert is_reader(await h.cycle(make_flow(path="/story?a=1&b=%20x")))
+
+    harness(config, body)
+
+
+def test_a_marker_on_a_post_is_stripped_without_a_redirect(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        flow = make_flow(method="POST", path="/form?plainview=original")
+        h.addon.request(flow)
+        assert flow.request.path == "/form"
+        assert not flow.metadata.get("plainview_own")
 
     harness(config, body)
 
@@ -502,6 +543,18 @@ def test_the_settings_host_is_answered_and_never_forwarded(config: Path) -> None
         )
         h.addon.server_connect(other)
         assert other.server.error is None
+
+    harness(config, body)
+
+
+def test_a_connect_to_the_settings_host_is_answered_here(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        connect = tflow.tflow(req=tutils.treq(method=b"CONNECT", host="plainview.proxy", port=443))
+        h.addon.http_connect(connect)
+        assert connect.response is not None and connect.response.status_code == 200
+        other = tflow.tflow(req=tutils.treq(method=b"CONNECT", host="news.example", port=443))
+        h.addon.http_connect(other)
+        assert other.response is None
 
     harness(config, body)
 
@@ -637,6 +690,26 @@ def test_recent_pages_and_why_page(config: Path) -> None:
     harness(config, body)
 
 
+class CountingPool(ThreadPoolExecutor):
+    """A thread pool that counts the jobs submitted to it."""
+
+    submitted = 0
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        """Count, then submit."""
+        CountingPool.submitted += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_running_warms_up_one_worker_per_core(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        CountingPool.submitted = 0
+        h.addon.running()
+        assert CountingPool.submitted == (os.cpu_count() or 1)
+
+    harness(config, body, pool=CountingPool)
+
+
 # -- options -----------------------------------------------------------------------------
 
 
@@ -683,12 +756,6 @@ def test_options_are_declared_with_their_defaults(config: Path) -> None:
         assert h.addon.limits.timeout == 2.0
 
     harness(config, body)
-
-
-def test_the_entry_file_exposes_the_addon() -> None:
-    from addon import plainview_addon
-
-    assert [type(a) for a in plainview_addon.addons] == [Plainview]
 
 
 @pytest.fixture(autouse=True)

@@ -25,6 +25,7 @@ from addon.render import (
     style_block,
     style_source,
 )
+from addon.siteconfig import SiteSettings
 
 URL = "https://news.example/2024/story?id=7"
 LINKS = ReaderLinks(
@@ -165,15 +166,26 @@ def test_toggles_and_show_original_are_present() -> None:
 
 
 def test_csp_hash_matches_the_style_element() -> None:
-    page = render_reader(article(), URL, PageStyle(theme="dark", font_size=21, width=35), LINKS)
+    page = render_reader(article(), URL, PageStyle(theme="dark", font_size=120, width=35), LINKS)
     css = style_text(parse(page))
     digest = base64.b64encode(hashlib.sha256(css.encode("utf-8")).digest()).decode()
     assert page.style_source == f"'sha256-{digest}'"
-    assert "--font-size:21px" in css and "--measure:35em" in css
+    # 120 percent of the 1.125rem base; 35 em of that text.
+    assert "--font-size:1.35rem" in css and "--measure:47.25rem" in css
     policy = content_security_policy(page.style_source, "'self'")
     assert f"style-src 'sha256-{digest}';" in policy
     assert policy.startswith("default-src 'none';")
     assert "frame-ancestors 'none'" in policy and "base-uri 'none'" in policy
+
+
+def test_pages_leave_the_referrer_policy_to_the_headers() -> None:
+    # A <meta name=referrer> would override the settings page's same-origin policy and
+    # make its own forms send "Origin: null", which the settings host refuses.
+    for page in (
+        render_reader(article(), URL, PageStyle(), LINKS),
+        render_message(PageStyle(), "t", "m"),
+    ):
+        assert parse(page).xpath("//meta[@name='referrer']") == []
 
 
 def test_theme_is_an_attribute_and_unknown_themes_fall_back_to_auto() -> None:
@@ -200,8 +212,8 @@ def test_stylesheet_covers_themes_media_and_print() -> None:
 
 
 def test_style_source_differs_with_the_sizes() -> None:
-    assert style_source(style_block(PageStyle(font_size=18))) != style_source(
-        style_block(PageStyle(font_size=20))
+    assert style_source(style_block(PageStyle(font_size=100))) != style_source(
+        style_block(PageStyle(font_size=110))
     )
 
 
@@ -268,8 +280,8 @@ def test_every_theme_renders_the_settings_page(theme: str) -> None:
         mode_override="",
         modes=("reader", "original", "auto"),
         themes=("auto", "light", "dark", "sepia"),
-        defaults=PageStyle(theme=theme),
-        limits={"font_min": 10, "font_max": 40, "width_min": 20, "width_max": 120},
+        defaults=SiteSettings(theme=theme),  # type: ignore[arg-type]
+        limits={"font_min": 50, "font_max": 300, "width_min": 20, "width_max": 120},
         rules=[],
         recent=[],
         token="t",

@@ -58,6 +58,9 @@ _UTF8_MULTIBYTE = re.compile(
     rb"|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}|\xf4[\x80-\x8f][\x80-\xbf]{2}"
 )
 
+# The five bytes windows-1252 leaves undefined (WHATWG maps them to C1 controls).
+_CP1252_UNDEFINED = re.compile(rb"[\x81\x8d\x8f\x90\x9d]")
+
 # Content-Type parameters: `; name = value`, the value a quoted-string or a token.
 _CT_PARAM = re.compile(r';\s*([^\s=;"]+)\s*=\s*("(?:[^"\\]|\\.)*"?|[^;]*)')
 
@@ -213,20 +216,15 @@ def _repair(body: bytes, name: str) -> str | None:
 
 def _is_utf8(body: bytes) -> bool:
     """Return whether the bytes are valid UTF-8."""
-    try:
-        body.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+    # Each invalid sequence adds a U+FFFD beyond those the bytes spell (EF BF BD, whose
+    # lead byte can never be swallowed by a preceding invalid sequence).
+    text = body.decode("utf-8", "replace")
+    return "\ufffd" not in text or text.count("\ufffd") == body.count(b"\xef\xbf\xbd")
 
 
 def _is_cp1252(body: bytes) -> bool:
     """Return whether every byte is defined in windows-1252 (Python's strict cp1252)."""
-    try:
-        body.decode("cp1252")
-    except UnicodeDecodeError:
-        return False
-    return True
+    return _CP1252_UNDEFINED.search(body) is None
 
 
 def _detect(body: bytes) -> Decoded:
@@ -264,11 +262,8 @@ def _python_codec(name: str) -> str:
 
 
 def _canonical_codec(name: str) -> str:
-    """Return Python's canonical name for a codec name, or the name itself if unknown."""
-    try:
-        return codecs.lookup(name).name
-    except LookupError:
-        return name
+    """Return Python's canonical name for a codec name ("windows-1252" -> "cp1252")."""
+    return codecs.lookup(name).name
 
 
 def _decode_as(body: bytes, name: str) -> str:

@@ -8,7 +8,8 @@ import re
 # Arabic, Syriac, Thaana, N'Ko, Samaritan, Mandaic and Arabic Extended (U+0590-08FF), the
 # Hebrew and Arabic presentation forms (U+FB1D-FDFF, U+FE70-FEFF), and the historic and
 # newer RTL scripts of the supplementary planes (U+10800-10FFF, U+1E800-1EFFF: Adlam...).
-_RTL_RANGES = "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\U00010800-\U00010fff\U0001e800-\U0001efff"
+# U+FEFF (the byte order mark) ends the Arabic block but is no letter: left out.
+_RTL_RANGES = "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\U00010800-\U00010fff\U0001e800-\U0001efff"
 _RTL_CHAR = re.compile(f"[{_RTL_RANGES}]")
 # A letter: a word character that is neither a digit nor "_" (what str.isalpha() accepts,
 # plus a few letter-like numerals), matched by the regex engine rather than a Python loop.

@@ -16,7 +16,13 @@ from addon.core.direction import page_direction
 from addon.core.lines import Line, build_lines
 from addon.core.metadata import PageMeta, read_metadata
 from addon.core.params import DanagParams, ExtractParams, params_for
-from addon.core.preprocess import drop_chrome, drop_non_content, parse
+from addon.core.preprocess import (
+    boilerplate_pattern,
+    drop_boilerplate,
+    drop_chrome,
+    drop_non_content,
+    parse,
+)
 from addon.core.readerable import is_readerable
 from addon.core.result import Article, Block, Diagnostics, Skip
 from addon.core.titlefinder import Headline, find_headline
@@ -81,7 +87,10 @@ def _extract_tree(
     meta = read_metadata(root)
     drop_non_content(root)
     if params.extend.drop_chrome:
-        drop_chrome(root)
+        drop_chrome(root, max_share=params.extend.chrome_max_share)
+    if params.extend.boilerplate_words:
+        pattern = boilerplate_pattern(params.extend.boilerplate_words)
+        drop_boilerplate(root, pattern, max_share=params.extend.chrome_max_share)
     clock.lap("preprocess")
     lines = build_lines(root, params.danag)
     clock.lap("lines")

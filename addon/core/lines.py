@@ -80,12 +80,13 @@ def anchor_code_chars(link_text: int, *, filter: int, placeholder_offset: int = 
     return start + len("</a>")
 
 
-def tag_code_chars(element: HtmlElement) -> int:
+def tag_code_chars(element: HtmlElement, *, max_attribute_chars: int | None = None) -> int:
     """Return the length of an element's start and end tag as HTML source."""
     tag = element.tag
     size = len(tag) + 2  # <tag>
     for name, value in element.attrib.items():
-        size += len(name) + len(value) + 4  # ` name="value"`
+        attribute = len(name) + len(value) + 4  # ` name="value"`
+        size += attribute if max_attribute_chars is None else min(attribute, max_attribute_chars)
     if tag not in VOID_TAGS:
         size += len(tag) + 3  # </tag>
     return size
@@ -121,7 +122,7 @@ class _LineBuilder:
         if tag == "a":
             self.start_anchor(element, walker)
             return
-        self.pending.code += tag_code_chars(element)
+        self.pending.code += tag_code_chars(element, max_attribute_chars=self.params.max_attribute_chars)
         self.add_text(element.text)
 
     def start_anchor(self, element: HtmlElement, walker: etree.iterwalk) -> None:
@@ -130,7 +131,7 @@ class _LineBuilder:
             walker.skip_subtree()
             return
         if self.params.filter == 0:
-            self.pending.code += tag_code_chars(element)
+            self.pending.code += tag_code_chars(element, max_attribute_chars=self.params.max_attribute_chars)
         else:
             self.pending.code += anchor_code_chars(
                 len(element.text_content()),

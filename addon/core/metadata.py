@@ -20,7 +20,7 @@ JsonObject = dict[str, object]
 
 _SPACE = re.compile(r"\s+")
 _URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//|^www\.", re.IGNORECASE)
-_BY_PREFIX = re.compile(r"^(?:by|von|par|por|door|di|da)\s*:?\s+", re.IGNORECASE)
+_BY_PREFIX = re.compile(r"^(?:written\s+)?by\s*:?\s+", re.IGNORECASE)
 # Separators and quotes around a name in templates: ", USA TODAY", '"David Kim"', "- Jane".
 _NAME_PUNCTUATION = " ,;:|\"'“”‘’-–—·•"
 _LANG_TAG = re.compile(r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$")
@@ -59,6 +59,8 @@ _LATE_DATE_KEYS = (
 )  # fmt: skip
 # Where a page's own date sits: a <time> in a header or in a byline/meta line.
 _HEADERISH_CLASS = re.compile(r"byline|post-meta|entry-meta|article-meta|post-date")
+# How deep author/publisher values are followed (lists, @id references, which can cycle).
+_MAX_LD_DEPTH = 3
 _RTL_OR_LTR = frozenset({"rtl", "ltr"})
 
 
@@ -221,7 +223,7 @@ def _ld_headline(linked: _LinkedData) -> str | None:
 
 def _ld_names(value: object, linked: _LinkedData, depth: int = 0) -> list[str]:
     """Return the names in a JSON-LD author/publisher value (string, object, @id or list)."""
-    if depth > 3:  # @id references can form cycles
+    if depth > _MAX_LD_DEPTH:
         return []
     if isinstance(value, list):
         return [name for item in value for name in _ld_names(item, linked, depth + 1)]
@@ -246,18 +248,24 @@ def _ld_value(linked: _LinkedData, key: str) -> object:
 def _byline(
     root: HtmlElement, metas: dict[str, list[str]], linked: _LinkedData, *, max_chars: int
 ) -> str | None:
-    """Return the author(s): JSON-LD, then <meta> author keys, then rel/itemprop=author."""
-    candidates = (
-        _ld_names(_ld_value(linked, "author"), linked),
-        *(metas.get(key, []) for key in _AUTHOR_KEYS),
-        # Forum threads mark every post's author: the first is the page's own.
-        _marked_authors(root)[:1],
-    )
-    for names in candidates:
+    """Return the author(s) named by the most trusted source that names any."""
+    for names in _author_candidates(root, metas, linked):
         byline = _join_names(names, max_chars=max_chars)
         if byline:
             return byline
     return None
+
+
+def _author_candidates(
+    root: HtmlElement, metas: dict[str, list[str]], linked: _LinkedData
+) -> Iterator[list[str]]:
+    """Yield author name lists: JSON-LD, then <meta> author keys, then rel/itemprop=author."""
+    # JSON-LD first: it names people, where <meta name=author> more often holds the
+    # site's name (wcxb-dev: 475 vs 470 of 739 bylines exact).
+    yield _ld_names(_ld_value(linked, "author"), linked)
+    yield from (metas.get(key, []) for key in _AUTHOR_KEYS)
+    # Forum threads mark every post's author: the first is the page's own.
+    yield _marked_authors(root)[:1]
 
 
 def _join_names(names: Iterable[str], *, max_chars: int) -> str | None:
@@ -331,14 +339,16 @@ def _itemprop_dates(root: HtmlElement) -> list[str]:
     ]
 
 
-def iso_date(value: str) -> str | None:
+def iso_date(value: str, *, min_year: int = 1000) -> str | None:
     """Return an ISO 8601 date or date-time from a date string, or None if it has none."""
+    # min_year: CMSs print placeholders such as 0001-01-01 (an empty .NET DateTime).
     match = _ISO_DATE.match(value.strip())
     if match is None:
         return None
     year, month, day, hour, minute, second, zone = match.groups()
     if (
-        not 1 <= int(month) <= 12
+        int(year) < min_year
+        or not 1 <= int(month) <= 12
         or not 1 <= int(day) <= calendar.monthrange(int(year), int(month))[1]
     ):
         return None

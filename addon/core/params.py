@@ -5,6 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+# class/id words of page furniture inside the content column (as jusText and
+# Readability use them): share bars, related links, newsletters, ads, comments.
+BOILERPLATE_WORDS = (
+    "related|share|sharing|social|newsletter|subscribe|subscription|promo|advert|ads?|"
+    "sponsor|sponsored|sidebar|breadcrumbs?|cookie|consent|popup|modal|signup|"
+    "recommended|recommendations|more-stories|trending|popular|outbrain|taboola|"
+    "disqus|author-bio|tags|tag-list|pagination|pager|comments?|comment-list"
+)
+
 Filter = Literal[0, 1, 2, 3]
 Smoothing = Literal["4.2", "4.6"]
 Counting = Literal["danag", "r2l"]
@@ -33,6 +42,9 @@ class DanagParams:
     # R2L (§4.4) keeps single lines whose content beats their code, with no
     # regions; DANA and DANAg grow regions (Algorithm 1).
     use_regions: bool = True
+    # paper: a tag's code is its whole source; today's class lists make
+    # every line look like code, so attributes may be capped per attribute.
+    max_attribute_chars: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,18 +57,55 @@ class TitleParams:
     # h1-h6 / headline-like blocks first avoids sentence splits at "U.S."
     # and "?" (docs/evaluation.md).
     prefer_headings: bool = False
+    # Candidates scored per page, in document order (sentences in the paper
+    # procedure, headline-like elements in the improved one); bounds the work.
+    max_candidates: int = 2000
+    # Improved procedure: a headline-like element of more words (or more nodes)
+    # than this is a container, not a headline.
+    max_headline_words: int = 40
+    max_headline_nodes: int = 200
+    # Improved procedure: weights of the queries against which candidates are
+    # scored (the whole <title> weighs 1); tuned on wcxb-dev, docs/evaluation.md.
+    core_weight: float = 0.8  # the <title>'s longest separator-delimited part
+    part_weight: float = 0.6  # its other parts
+    og_weight: float = 1.0
+    ld_weight: float = 0.5
+    # ... and the structural bonuses and penalties added to the best match.
+    h1_bonus: float = 0.3
+    first_h1_bonus: float = 0.05
+    marked_bonus: float = 0.05  # class/id/itemprop says title or headline
+    chrome_penalty: float = 0.1  # inside nav/footer/aside or a navigation landmark
+    home_link_penalty: float = 0.8  # links to the home page: a logo or site name
+    whole_title_penalty: float = 0.4  # repeats a <title> with a site-name part
+    # Below this score no element is the headline; the <title>'s longest part is.
+    min_heading_score: float = 0.8
 
 
 @dataclass(frozen=True, slots=True)
-class ExtendParams:
+class ExtendParams:  # noqa: PLR0902 - one documented switch per extension
     """Plainview's extensions on top of AdDANAg; all off in the paper variant."""
 
     # Output the smallest DOM subtree enclosing the headline and the main region.
     enclose_headline: bool = False
+    # Enclose the headline with the main region only (True) or with every
+    # region Algorithm 1 grew (False).
+    enclose_main_region_only: bool = False
+    # Leave out what stands before the headline inside the enclosing subtree
+    # (breadcrumbs, kickers, share bars).
+    drop_before_headline: bool = False
     # Drop nav/aside/footer/header outside an <article>, form controls, svg, iframes.
     drop_chrome: bool = False
     # Drop lines whose text is mostly link text (share above this); 1.0 = off.
     max_link_share: float = 1.0
+    # Chrome holding more than this share of the page's text is kept: it is
+    # the page itself nested in a <header> left open, not furniture.
+    chrome_max_share: float = 0.3
+    # When DANAg finds no region (code outweighs text on every line), keep
+    # every text line that is not link-dense instead of giving up.
+    fallback_all_text: bool = False
+    # Remove elements whose class/id words name them as furniture (related,
+    # share, newsletter, ads...); "" = off.
+    boilerplate_words: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,9 +133,19 @@ ALGORITHMS: dict[str, ExtractParams] = {
     ),
     "addanag-plus": ExtractParams(
         algorithm="addanag-plus",
-        danag=DanagParams(gap=80, gap_in_text_lines=True),
+        # paper: gap 20 over every line; 80 counted in text lines, attributes
+        # capped at 20 characters (docs/evaluation.md, wcxb-dev even ids).
+        danag=DanagParams(gap=80, gap_in_text_lines=True, max_attribute_chars=20),
         title=TitleParams(prefer_headings=True),
-        extend=ExtendParams(enclose_headline=True, drop_chrome=True, max_link_share=0.8),
+        extend=ExtendParams(
+            enclose_headline=True,
+            enclose_main_region_only=True,
+            drop_chrome=True,
+            chrome_max_share=0.5,
+            max_link_share=0.8,
+            fallback_all_text=True,
+            boilerplate_words=BOILERPLATE_WORDS,
+        ),
     ),
 }
 

@@ -11,6 +11,11 @@ from lxml.html import HtmlElement, HTMLParser
 # silently drops the rest; the end tags carry no information, so drop them all.
 _PREMATURE_END = re.compile(r"</(?:body|html)\s*>", re.IGNORECASE)
 
+# libxml2 refuses to nest deeper than 2048 elements and drops what lies
+# deeper; browsers stop nesting at 512. Long runs of bare opening tags (the
+# shape of such pages) are folded into one so the text inside survives.
+_OPEN_TAG_RUN = re.compile(r"(?:<(div|span|section|article|font|b|i|table|tr|td|ul|li)\b[^<>]{0,200}>\s*){256,}", re.IGNORECASE)
+
 # An XML declaration in a str makes lxml refuse to parse; we hand lxml UTF-8
 # bytes instead, so the declaration must not claim another encoding.
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>", re.IGNORECASE)
@@ -40,8 +45,6 @@ CHROME = ("nav", "aside", "footer", "header")
 # Interactive and embedded elements that a reader view never shows.
 CONTROLS = ("form", "button", "input", "select", "textarea", "label", "svg", "iframe", "canvas")
 
-_PARSER_OPTIONS = {"remove_comments": True, "remove_pis": True, "huge_tree": True}
-
 
 def strip_premature_end_tags(text: str) -> str:
     """Remove `</body>` and `</html>` so libxml2 reads the whole page."""
@@ -53,22 +56,50 @@ def parse(text: str) -> HtmlElement | None:
     source = _XML_DECLARATION.sub("", strip_premature_end_tags(text), count=1)
     if not source.strip():
         return None
-    parser = HTMLParser(encoding="utf-8", **_PARSER_OPTIONS)
+    # huge_tree lifts libxml2's depth limit, so deeply nested pages keep their text.
+    root = _parse_utf8(source.encode("utf-8", "replace"))
+    if root is _TOO_DEEP:
+        root = _parse_utf8(_OPEN_TAG_RUN.sub(r"<\1>", source).encode("utf-8", "replace"))
+    return None if root is _TOO_DEEP else root
+
+
+_TOO_DEEP = HtmlElement("too-deep")
+
+
+def _parse_utf8(source: bytes) -> HtmlElement | None:
+    """Parse UTF-8 bytes; `_TOO_DEEP` when libxml2 hit its nesting limit."""
+    # huge_tree lifts libxml2's default depth limit (256) to its hard one (2048).
+    parser = HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True)
     try:
-        root = etree.fromstring(source.encode("utf-8", "replace"), parser=parser)
+        root = etree.fromstring(source, parser=parser)
     except etree.LxmlError:
         # libxml2 gives up on some inputs ("Document is empty"): no page to read.
         return None
-    if root is None or not isinstance(root, HtmlElement):
-        return None
-    return root
+    if any(error.type_name == "ERR_RESOURCE_LIMIT" for error in parser.error_log):
+        return _TOO_DEEP
+    return root if isinstance(root, HtmlElement) else None
 
 
-def drop_non_content(root: HtmlElement, *, noscript_min_chars: int = 200) -> None:
+def drop_non_content(
+    root: HtmlElement, *, noscript_min_chars: int = 200, max_drop_share: float = 0.5
+) -> None:
     """Remove scripts, styles, templates, hidden elements and empty noscripts in place."""
     etree.strip_elements(root, *NEVER_CONTENT, with_tail=False)
     unwrap_noscript(root, min_chars=noscript_min_chars)
-    drop_hidden(root)
+    drop_hidden(root, max_share=max_drop_share)
+
+
+def drop_unless_main(elements: list[HtmlElement], root: HtmlElement, *, max_share: float) -> None:
+    """Drop each element unless it holds more than `max_share` of the page's text.
+
+    Pages that reveal their content with script hide it in the markup, and
+    libxml2 (an HTML4 parser) sometimes nests a whole page inside a <header>
+    left open; dropping such an element would empty the page.
+    """
+    total = len(root.text_content())
+    for element in elements:
+        if element.getparent() is not None and len(element.text_content()) <= max_share * total:
+            element.drop_tree()
 
 
 def unwrap_noscript(root: HtmlElement, *, min_chars: int = 200) -> None:
@@ -81,7 +112,7 @@ def unwrap_noscript(root: HtmlElement, *, min_chars: int = 200) -> None:
             element.drop_tree()
 
 
-def drop_hidden(root: HtmlElement) -> None:
+def drop_hidden(root: HtmlElement, *, max_share: float = 0.5) -> None:
     """Remove elements the page hides from every reader (`hidden`, `display:none`)."""
     hidden = [
         element
@@ -89,21 +120,40 @@ def drop_hidden(root: HtmlElement) -> None:
             "//*[@hidden or @aria-hidden='true' or contains(translate(@style,"
             "'DISPLAYNOE ','displaynoe'),'display:none')]"
         )
-        if element.getparent() is not None and element.tag not in ("html", "body")
+        if element.tag not in ("html", "body")
     ]
-    for element in hidden:
-        element.drop_tree()
+    drop_unless_main(hidden, root, max_share=max_share)
 
 
-def drop_chrome(root: HtmlElement) -> None:
+def drop_chrome(root: HtmlElement, *, max_share: float = 0.3) -> None:
     """Remove nav/aside/footer/header outside any <article>, and all form controls."""
-    for element in root.xpath(
-        "//nav[not(ancestor::article)] | //aside[not(ancestor::article)]"
-        " | //footer[not(ancestor::article)] | //header[not(ancestor::article)]"
-    ):
-        if element.getparent() is not None and not _holds_article(element):
-            element.drop_tree()
+    chrome = [
+        element
+        for element in root.xpath(
+            "//nav[not(ancestor::article)] | //aside[not(ancestor::article)]"
+            " | //footer[not(ancestor::article)] | //header[not(ancestor::article)]"
+        )
+        if not _holds_article(element)
+    ]
+    drop_unless_main(chrome, root, max_share=max_share)
     etree.strip_elements(root, *CONTROLS, with_tail=False)
+
+
+def boilerplate_pattern(words: str) -> re.Pattern[str]:
+    """Compile the class/id word pattern; a word must stand alone between separators."""
+    return re.compile(rf"(?:^|[\s_-])(?:{words})(?:$|[\s_-])", re.IGNORECASE)
+
+
+def drop_boilerplate(root: HtmlElement, pattern: re.Pattern[str], *, max_share: float) -> None:
+    """Remove elements whose class or id names them as furniture."""
+    marked = [
+        element
+        for element in root.iter()
+        if isinstance(element.tag, str)
+        and element.tag not in ("html", "body", "article", "main")
+        and pattern.search(f"{element.get('class', '')} {element.get('id', '')}")
+    ]
+    drop_unless_main(marked, root, max_share=max_share)
 
 
 def _holds_article(element: HtmlElement) -> bool:

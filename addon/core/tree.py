@@ -29,14 +29,25 @@ def choose_content(
     lines: Sequence[Line], selection: Selection, headline: Headline | None, extend: ExtendParams
 ) -> Chosen:
     """Turn DANAg's selected lines (and, extended, the headline) into subtrees to show."""
-    kept = [i for i in selection.selected if not _link_dense(lines[i], extend.max_link_share)]
+    selected = selection.selected
+    if not selected and extend.fallback_all_text:
+        selected = [i for i, line in enumerate(lines) if line.t1 > 0]
+    kept = [i for i in selected if not _link_dense(lines[i], extend.max_link_share)]
     if not kept:
         return Chosen([])
     elements = [lines[i].element for i in kept]
     top = lowest_common_ancestor(elements)
     if extend.enclose_headline and headline is not None and headline.element is not None:
-        top = _enclose_headline(top, headline.element, lines, selection)
+        region_top = top
+        if extend.enclose_main_region_only and selection.regions:
+            main = max(selection.regions, key=lambda region: region.content)
+            region_top = lowest_common_ancestor(
+                [lines[i].element for i in range(main.start, main.end + 1)]
+            )
+        top = _enclose_headline(region_top, headline.element, lines, selection)
         kept = _lines_within(lines, top, extend.max_link_share)
+        if extend.drop_before_headline:
+            kept = _after(lines, kept, headline.element)
     drop = _unkept_elements(lines, kept, top)
     if headline is not None and headline.element is not None:
         drop.add(headline.element)
@@ -56,6 +67,12 @@ def _enclose_headline(
     if enclosing.tag in LAYOUT_TAGS:
         return top
     return enclosing
+
+
+def _after(lines: Sequence[Line], kept: list[int], headline: HtmlElement) -> list[int]:
+    """Keep only the lines from the headline's line on."""
+    first = line_of(lines, headline)
+    return kept if first is None else [index for index in kept if index > first]
 
 
 def _lines_within(lines: Sequence[Line], top: HtmlElement, max_share: float) -> list[int]:

@@ -51,7 +51,7 @@ def test_algorithm_1_leaves_a_region_gap_plus_one_lines_away() -> None:
 
 def test_algorithm_1_stops_at_the_first_region_too_far_away() -> None:
     regions = [Region(0, 0, 1), Region(30, 31, 2), Region(40, 45, 50), Region(50, 50, 1)]
-    assert grow(regions, 2, gap=9) == regions[2:]
+    assert grow(regions, 2, gap=8) == regions[2:]
 
 
 def test_gap_counted_in_text_lines_ignores_empty_lines() -> None:

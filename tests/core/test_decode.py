@@ -8,6 +8,7 @@ import lxml.html
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lxml.html import HtmlElement
 
 from addon.core.decode import Decoded, charset_from_content_type, decode, encoding_name
 
@@ -18,15 +19,22 @@ def _read(name: str) -> bytes:
     return (CORPUS / name).read_bytes()
 
 
+def _root(decoded: Decoded) -> HtmlElement:
+    root = lxml.html.document_fromstring(decoded.text)
+    assert isinstance(root, HtmlElement)
+    return root
+
+
 def _h1(decoded: Decoded) -> str:
     """Return the text of the page's only <h1>."""
-    (h1,) = lxml.html.document_fromstring(decoded.text).xpath("//h1")
-    return str(h1.text_content())
+    headings = [str(h1.text_content()) for h1 in _root(decoded).iter("h1")]
+    assert len(headings) == 1
+    return headings[0]
 
 
 def _body_text(decoded: Decoded) -> str:
-    (body,) = lxml.html.document_fromstring(decoded.text).xpath("//body")
-    return str(body.text_content())
+    """Return the text of the page's <body>."""
+    return "".join(str(body.text_content()) for body in _root(decoded).iter("body"))
 
 
 # --- the corpus, one test per file (see its README.md) ---
@@ -167,6 +175,16 @@ def test_declared_utf8_with_a_valid_multibyte_sequence_is_not_repaired() -> None
     decoded = decode(body)
     assert (decoded.encoding, decoded.source) == ("utf-8", "meta")
     assert "café and cr\ufffdme" in decoded.text
+
+
+def test_literal_replacement_character_is_valid_utf8() -> None:
+    body = "<p>lost \ufffd char, café</p>".encode()
+    decoded = decode(body, "text/html; charset=windows-1252")
+    assert decoded == Decoded("<p>lost \ufffd char, café</p>", "utf-8", "repaired")
+    # With one invalid byte besides it, the page is not valid UTF-8 any more.
+    decoded = decode(b'<meta charset="utf-8"><p>\xef\xbf\xbd caf\xe9</p>')
+    assert (decoded.encoding, decoded.source) == ("utf-8", "meta")
+    assert decoded.text.count("\ufffd") == 2
 
 
 def test_windows_1252_undefined_bytes_follow_whatwg() -> None:

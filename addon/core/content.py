@@ -1,0 +1,891 @@
+"""Content building: the extractor's selected subtrees in, clean reader blocks out.
+
+The selected subtrees are walked with an explicit stack: layout containers are
+flattened, reader-relevant blocks are copied, loose inline text becomes a
+paragraph. Each copied block is rebuilt from an allow-list of tags and
+attributes with absolute URLs and repaired lazy images, then sanitised again
+by nh3 before it becomes a `Block`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Collection, Iterator, Sequence
+from copy import copy as copy_tree
+from dataclasses import dataclass
+from urllib.parse import urljoin, urlsplit
+
+import nh3
+from lxml import etree
+from lxml.html import HtmlElement
+
+from addon.core.result import Block
+
+Element = etree._Element
+
+# Sentinel tags: elements renamed to these are unwrapped / removed in one C call.
+_UNWRAP = "x-plainview-unwrap"
+_REMOVE = "x-plainview-remove"
+
+
+def _tags(names: str) -> frozenset[str]:
+    """Return a set of tag names written as one space-separated string."""
+    return frozenset(names.split())
+
+
+HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+# Blocks the reader shows, emitted one `Block` each when met in a container.
+BLOCK_TAGS = frozenset(
+    {*HEADINGS, "p", "ul", "ol", "menu", "dl", "table", "pre", "blockquote", "figure", "hr"}
+)
+# Layout containers: flattened in the walk; inside a block, unwrapped or made a p.
+_DIVLIKE = _tags(
+    "html body div section article main header footer aside nav form fieldset legend"
+    " address center hgroup details summary search"
+)
+# Met outside their table or figure, these are flattened like layout containers.
+CONTAINER_TAGS = _DIVLIKE | _tags("figcaption caption thead tbody tfoot tr td th")
+# Removed with their content: scripts, styles, embeds, media players, form controls.
+# Not embed, source, track, wbr, keygen: libxml2 does not know they are void and
+# puts what follows them inside them, so they are unwrapped like unknown tags.
+REMOVE_TAGS = _tags(
+    "script style template svg math iframe frame frameset object applet param canvas"
+    " audio video map area input button select textarea option optgroup datalist output"
+    " progress meter head title meta link base dialog colgroup col noembed noframes portal"
+)
+INLINE_TAGS = _tags(
+    "a em strong b i code kbd samp var sub sup small mark abbr q cite time br s del ins u img"
+)
+_STRUCTURE_TAGS = _tags(
+    "p h2 h3 h4 h5 h6 ul ol li dl dt dd table caption thead tbody tfoot tr th td pre"
+    " blockquote figure figcaption hr"
+)
+# The output allow-list; h1 is absent because the reader page owns the only h1.
+ALLOWED_TAGS = INLINE_TAGS | _STRUCTURE_TAGS
+# Kept elements inside which a p may not stand (a layout div there is unwrapped).
+_PHRASING = INLINE_TAGS | frozenset({*HEADINGS, "p", "pre", "dt", "caption"})
+# Anything of these inside an inline element makes it a container, not inline text.
+_BLOCKISH = tuple(BLOCK_TAGS | CONTAINER_TAGS | {"li", "dt", "dd"})
+_ITEM_TAGS = frozenset({"li", "dt", "dd"})
+
+_GLOBAL_ATTRS = frozenset({"dir", "lang"})
+ALLOWED_ATTRS: dict[str, frozenset[str]] = {
+    "a": frozenset({"href"}),
+    "img": frozenset({"src", "alt", "width", "height", "srcset"}),
+    "abbr": frozenset({"title"}),
+    "time": frozenset({"datetime"}),
+    "td": frozenset({"colspan", "rowspan"}),
+    "th": frozenset({"colspan", "rowspan", "scope"}),
+    "ol": frozenset({"start"}),
+}
+_NO_ATTRS: frozenset[str] = frozenset()
+LINK_SCHEMES = frozenset({"http", "https", "mailto", "tel"})
+IMAGE_SCHEMES = frozenset({"http", "https"})
+_LAZY_SRC_ATTRS = ("data-src", "data-original", "data-lazy-src")
+_LAZY_SRCSET_ATTRS = ("data-lazy-srcset", "data-srcset", "srcset")
+
+_SRCSET_URL_RE = re.compile(r"[\s,]*([^\s,]\S*)")
+_URL_BREAKS_RE = re.compile(r"[\t\n\r\\[]")  # URLs browsers rewrite: leave them to urljoin
+_SCHEME_RE = re.compile(r"[^/?#]*:")
+_DOT_SEGMENT_RE = re.compile(r"(?:^|/)\.\.?(?:[/?#]|$)")
+# What lxml refuses in text and attributes, though libxml2 may have parsed it.
+_CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_INT_RE = re.compile(r"\s*(-?\d{1,7})")
+_LANG_RE = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*")
+_HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+_PLACEHOLDER_RE = re.compile(
+    r"placeholder|lazy[-_]?load|(?:^|/)(?:blank|spacer|pixel|transparent|clear|empty|grey"
+    r"|gray|loading|loader|1x1|dot)\.(?:gif|png|svg)$",
+    re.I,
+)
+_WORD_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+")
+
+# Markers for plain text: Unicode noncharacters, which do not occur in real text.
+_LINE = "\ufdd0"
+_CELL = "\ufdd1"
+_KEEP_SPACE = "\ufdd2"
+_KEEP_TAB = "\ufdd3"
+_LINE_TAGS = tuple(
+    _tags(
+        "p h1 h2 h3 h4 h5 h6 li dt dd tr caption figcaption blockquote pre ul ol dl table figure hr"
+    )
+)
+
+_SHIFTED = {"h1": "h2", "h2": "h3", "h3": "h4", "h4": "h5", "h5": "h6", "h6": "h6"}
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """What every step of one `build_blocks` call needs to know."""
+
+    base: UrlBase
+    drop: frozenset[Element]
+    marked: frozenset[Element]  # elements holding a dropped element
+    shift_headings: bool  # the content has an h1: every heading moves one level down
+
+
+def build_blocks(
+    elements: Sequence[HtmlElement],
+    *,
+    base_url: str | None,
+    drop: Collection[HtmlElement] = (),
+) -> tuple[Block, ...]:
+    """Turn the selected subtrees into clean reader blocks, in document order."""
+    ctx = _context(elements, base_url, drop)
+    flow = _Flow(ctx)
+    for root in elements:
+        flow.feed(root)
+    flow.close()
+    return _trim_rules(_finish(flow.out, ctx))
+
+
+def plain_text(blocks: Sequence[Block]) -> str:
+    """Join the blocks' text, one blank line between blocks."""
+    return "\n\n".join(block.text for block in blocks if block.text)
+
+
+def word_count(text: str) -> int:
+    """Count words; each CJK character counts as one word."""
+    return sum(1 for _ in _WORD_RE.finditer(text))
+
+
+def reading_minutes(words: int, *, wpm: int = 230) -> int:
+    """Return the reading time in whole minutes at `wpm` words a minute, >= 1 for any words."""
+    if words <= 0:
+        return 0
+    return max(1, math.ceil(words / wpm))
+
+
+def _context(
+    elements: Sequence[HtmlElement], base_url: str | None, drop: Collection[HtmlElement]
+) -> _Context:
+    """Collect the per-call facts: dropped elements, their ancestors, heading shift."""
+    dropped: frozenset[Element] = frozenset(drop)
+    marked: set[Element] = set()
+    for element in dropped:
+        for ancestor in element.iterancestors():
+            if ancestor in marked:
+                break
+            marked.add(ancestor)
+    has_h1 = any(next(root.iter("h1"), None) is not None for root in elements)
+    return _Context(UrlBase.of(base_url), dropped, frozenset(marked), has_h1)
+
+
+def _cleaner() -> nh3.Cleaner:
+    """Build the nh3 sanitiser: the second lock behind the allow-list build."""
+    attributes = {tag: set(names) for tag, names in ALLOWED_ATTRS.items()}
+    attributes["*"] = set(_GLOBAL_ATTRS)
+    return nh3.Cleaner(
+        tags=set(ALLOWED_TAGS),
+        clean_content_tags={"script", "style"},
+        attributes=attributes,
+        attribute_filter=_nh3_attribute_filter,
+        link_rel="noopener noreferrer",
+        url_schemes=set(LINK_SCHEMES | {"data"}),
+    )
+
+
+def _nh3_attribute_filter(tag: str, attr: str, value: str) -> str | None:
+    """Allow data: URLs only as an image's src, and only safe srcset candidates."""
+    if attr == "srcset":
+        return _srcset_value(value, _NO_BASE)
+    if attr in ("href", "src") and value.lstrip()[:5].lower() == "data:":
+        return value if (tag, attr) == ("img", "src") and _is_data_image(value) else None
+    return value
+
+
+# --- The walk over containers ------------------------------------------------
+
+
+class _Flow:
+    """Flatten containers into a list of block copies, gathering loose inline text."""
+
+    __slots__ = ("brs", "ctx", "has_text", "items", "orphans", "out", "with_blocks")
+
+    def __init__(self, ctx: _Context) -> None:
+        self.ctx = ctx
+        self.out: list[Element] = []
+        self.items: list[str | Element] = []  # the open loose-text paragraph
+        self.has_text = False
+        self.brs = 0  # consecutive <br> at the end of the open paragraph
+        self.orphans: tuple[Element | None, Element] | None = None  # (source parent, list)
+        self.with_blocks: set[Element] = set()  # inline elements known to hold a block
+
+    def feed(self, root: Element) -> None:
+        """Walk one selected subtree iteratively; its tail is not part of it."""
+        stack: list[tuple[Element, Iterator[Element]]] = []
+        self._enter(root, stack, top=True)
+        while stack:
+            parent, children = stack[-1]
+            child = next(children, None)
+            if child is not None:
+                self._enter(child, stack, top=False)
+                continue
+            stack.pop()
+            self._break()
+            if stack:
+                self._loose(parent.tail)
+
+    def close(self) -> None:
+        """End the open paragraph."""
+        self._break()
+
+    def _enter(
+        self, el: Element, stack: list[tuple[Element, Iterator[Element]]], *, top: bool
+    ) -> None:
+        """Handle one element met in a container; push it if it is a container itself."""
+        kind = self._kind(el)
+        if kind == "container":
+            self._break()
+            self._loose(el.text)
+            stack.append((el, iter(el)))
+            return
+        if kind == "block":
+            self._break()
+            self._emit(_copy(el, self.ctx))
+        elif kind == "item":
+            self._item(el)
+        elif kind == "inline":
+            self._inline(el)
+        if not top:
+            self._loose(el.tail)
+
+    def _kind(self, el: Element) -> str:
+        """Classify an element for the walk: container, block, item, inline or skip."""
+        tag = el.tag
+        if not isinstance(tag, str) or el in self.ctx.drop or _is_hidden(el):
+            return "skip"
+        if tag in REMOVE_TAGS:
+            return "skip"
+        if tag == "noscript":
+            return "container" if _holds_only_images(el) else "skip"
+        if tag in BLOCK_TAGS:
+            return "container" if tag == "table" and is_layout_table(el) else "block"
+        if tag in CONTAINER_TAGS:
+            return "container"
+        if tag in _ITEM_TAGS:
+            return "item"
+        if self._holds_block(el):
+            return "container"
+        return "skip" if _is_lazy_twin(el) else "inline"
+
+    def _holds_block(self, el: Element) -> bool:
+        """Tell whether an inline element holds a block; remember the path to it."""
+        if el in self.with_blocks:
+            return True
+        if not len(el):
+            return False
+        found = next(el.iterdescendants(*_BLOCKISH), None)
+        if found is None:
+            return False
+        for ancestor in found.iterancestors():
+            if ancestor is el or ancestor in self.with_blocks:
+                break
+            self.with_blocks.add(ancestor)
+        self.with_blocks.add(el)
+        return True
+
+    def _emit(self, block: Element) -> None:
+        """Append a finished block copy; it ends any run of orphan list items."""
+        self.out.append(block)
+        self.orphans = None
+
+    def _item(self, el: Element) -> None:
+        """Gather list items met outside their list into one list per source parent."""
+        self._break()
+        parent = el.getparent()
+        tag = "dl" if el.tag in ("dt", "dd") else "ol" if _tag(parent) == "ol" else "ul"
+        run = self.orphans
+        if run is None or parent is None or run[0] is not parent or run[1].tag != tag:
+            self._emit(el.makeelement(tag))
+            run = (parent, self.out[-1])
+            self.orphans = run
+        run[1].append(_copy(el, self.ctx))
+
+    def _inline(self, el: Element) -> None:
+        """Add an inline element to the open paragraph; a lone image becomes a figure."""
+        if el.tag == "br":
+            self._br(el)
+            return
+        text = _text_of(el)
+        if not self.has_text and not text.strip() and _has_image(el):
+            self._break()
+            figure = el.makeelement("figure")
+            figure.append(_copy(el, self.ctx))
+            self._emit(figure)
+            return
+        self.items.append(_copy(el, self.ctx))
+        if text.strip():
+            self.has_text = True
+            self.brs = 0
+
+    def _br(self, el: Element) -> None:
+        """Keep a line break; two in a row end the paragraph."""
+        if not self.items:
+            return
+        self.items.append(_copy(el, self.ctx))
+        self.brs += 1
+        if self.brs >= 2:  # a blank line: the next paragraph
+            self._break()
+
+    def _loose(self, text: str | None) -> None:
+        """Add text found directly inside a container to the open paragraph."""
+        if not text or (not self.items and not text.strip()):
+            return
+        self.items.append(text)
+        if text.strip():
+            self.has_text = True
+            self.brs = 0
+
+    def _break(self) -> None:
+        """Close the open paragraph as a p block."""
+        items = self.items
+        while items and not isinstance(items[-1], str) and items[-1].tag == "br":
+            items.pop()
+        if items and self.has_text:
+            self._emit(_paragraph(items))
+        self.items = []
+        self.has_text = False
+        self.brs = 0
+
+
+def _paragraph(items: list[str | Element]) -> Element:
+    """Build a p from loose text and inline element copies."""
+    p = etree.Element("p")
+    last: Element | None = None
+    for item in items:
+        if isinstance(item, str):
+            if last is None:
+                p.text = _safe((p.text or "") + item)
+            else:
+                last.tail = _safe((last.tail or "") + item)
+        else:
+            p.append(item)
+            last = item
+    return p
+
+
+def _copy(el: Element, ctx: _Context) -> Element:
+    """Deep-copy a source element without its tail and without the dropped parts."""
+    copy = copy_tree(el)  # lxml copies an element with its whole subtree
+    copy.tail = None
+    if el in ctx.marked:
+        sources = list(el.iter())
+        copies = list(copy.iter())
+        for source, twin in zip(sources, copies, strict=True):
+            if source in ctx.drop and isinstance(twin.tag, str):
+                twin.tag = _REMOVE
+        etree.strip_elements(copy, _REMOVE, with_tail=False)
+    return copy
+
+
+def _text_of(el: Element) -> str:
+    """Return the text inside an element, without its tail."""
+    return etree.tostring(el, method="text", encoding="unicode", with_tail=False)
+
+
+def _safe(text: str | None) -> str:
+    """Return text without the control characters lxml refuses to store ("" for None)."""
+    if not text:
+        return ""
+    return _CONTROL_RE.sub("", text) if _CONTROL_RE.search(text) else text
+
+
+def _tag(el: Element | None) -> str:
+    """Return an element's tag name, or "" for none, comments and the like."""
+    if el is None or not isinstance(el.tag, str):
+        return ""
+    return el.tag
+
+
+# --- Predicates on source elements -------------------------------------------
+
+
+def is_layout_table(table: Element) -> bool:
+    """Tell a layout table (flattened) from a data table (kept)."""
+    if table.get("role", "").strip().lower() in ("presentation", "none"):
+        return True
+    if table.find("caption") is not None or table.find("thead") is not None:
+        return False
+    rows = _table_rows(table)
+    if any(_tag(cell) == "th" for row in rows for cell in row):
+        return False
+    cells = [cell for row in rows for cell in row if _tag(cell) == "td"]
+    if all(sum(1 for cell in row if _tag(cell) == "td") <= 1 for row in rows):
+        return any(next(cell.iterdescendants(*_BLOCKISH), None) is not None for cell in cells)
+    # Several columns: a table nested in a cell means the grid is page layout.
+    return any(next(cell.iterdescendants("table"), None) is not None for cell in cells)
+
+
+def _table_rows(table: Element) -> list[Element]:
+    """Return a table's own rows, directly or in thead/tbody/tfoot."""
+    rows = [child for child in table if _tag(child) == "tr"]
+    for section in table:
+        if _tag(section) in ("thead", "tbody", "tfoot"):
+            rows.extend(row for row in section if _tag(row) == "tr")
+    return rows
+
+
+def _is_hidden(el: Element) -> bool:
+    """Tell whether the page hides an element (hidden attribute, display:none)."""
+    if el.get("hidden") is not None:
+        return True
+    style = el.get("style")
+    return style is not None and _HIDDEN_STYLE_RE.search(style) is not None
+
+
+def _has_image(el: Element) -> bool:
+    """Tell whether an element is or holds an img."""
+    return el.tag == "img" or next(el.iterdescendants("img"), None) is not None
+
+
+def _holds_only_images(noscript: Element) -> bool:
+    """Tell whether a noscript is a lazy image's fallback: a real image and no text."""
+    if _text_of(noscript).strip():
+        return False
+    return any(not _is_pixel(img) for img in noscript.iter("img"))
+
+
+def _is_lazy_twin(el: Element) -> bool:
+    """Tell whether an image is the script-loaded twin of the noscript image after it."""
+    if not _has_image(el):
+        return False
+    after = el.getnext()
+    return _tag(after) == "noscript" and after is not None and _holds_only_images(after)
+
+
+# --- Cleaning one block copy -------------------------------------------------
+
+
+def _finish(raws: list[Element], ctx: _Context) -> list[Block]:
+    """Clean all block copies together, then cut them into `Block`s; drop empty ones."""
+    holder = etree.Element("div")  # one tree: each lxml pass runs once per call
+    holder.extend(raws)
+    _prepare(holder)
+    _scrub(holder, ctx)
+    etree.strip_elements(holder, _REMOVE, with_tail=False)
+    etree.strip_tags(holder, _UNWRAP)
+    _cap_depth(holder)
+    verbatim = [_pre_text(block) if block.tag == "pre" else None for block in holder]
+    _keep_pre_newline(holder)
+    cleaner = _cleaner()
+    htmls = [cleaner.clean(_serialise(block)) for block in holder]
+    texts = _block_texts(holder)
+    blocks: list[Block] = []
+    for block, html, flowing, pre in zip(holder, htmls, texts, verbatim, strict=True):
+        kind = _tag(block)
+        text = pre if pre is not None else flowing
+        if text or kind == "hr" or next(block.iter("img"), None) is not None:
+            blocks.append(Block(kind=kind, html=html, text=text))
+    return blocks
+
+
+def _prepare(holder: Element) -> None:
+    """Remove comments, scripts and media; resolve picture sources and noscript images."""
+    for picture in holder.iter("picture"):
+        _picture_fallback(picture)
+    for noscript in list(holder.iter("noscript")):
+        noscript.tag = _UNWRAP if _holds_only_images(noscript) else _REMOVE
+        twin = noscript.getprevious()
+        if noscript.tag == _UNWRAP and twin is not None and _has_image(twin):
+            twin.tag = _REMOVE
+    etree.strip_elements(
+        holder, etree.Comment, etree.ProcessingInstruction, *REMOVE_TAGS, with_tail=False
+    )
+
+
+def _picture_fallback(picture: Element) -> None:
+    """Give a picture's img the first source's srcset when it has none of its own."""
+    img = next(picture.iter("img"), None)
+    if img is None or any(img.get(name) for name in (*_LAZY_SRC_ATTRS, *_LAZY_SRCSET_ATTRS)):
+        return
+    for source in picture.iter("source"):
+        srcset = source.get("srcset") or source.get("data-srcset")
+        if srcset:
+            img.set("data-srcset", _safe(srcset))
+            return
+
+
+def _scrub(holder: Element, ctx: _Context) -> None:
+    """Rebuild the blocks from the allow-list: rename, unwrap or remove each element."""
+    below = _with_blocks_below(holder)
+    holders: dict[Element, bool] = {}
+    nodes = list(holder.iterdescendants())  # a list keeps every proxy alive: linear when deep
+    for el in nodes:
+        tag = el.tag
+        if not isinstance(tag, str) or tag == _REMOVE:
+            continue
+        if _is_hidden(el):
+            el.tag = _REMOVE
+        elif tag in _SHIFTED:
+            el.tag = _SHIFTED[tag] if ctx.shift_headings else tag
+            _filter_attrs(el, _NO_ATTRS)
+        elif tag == "img":
+            _scrub_image(el, ctx.base)
+        elif tag == "a":
+            _scrub_link(el, ctx.base)
+        elif tag in ALLOWED_TAGS or tag == "menu":
+            el.tag = "ul" if tag == "menu" else tag
+            _filter_attrs(el, ALLOWED_ATTRS.get(tag, _NO_ATTRS))
+        elif tag in _DIVLIKE:
+            _scrub_divlike(el, el in below, holders)
+        else:
+            el.tag = _UNWRAP
+
+
+def _with_blocks_below(holder: Element) -> set[Element]:
+    """Return the elements under `holder` that hold a block-like element."""
+    marked: set[Element] = set()
+    for block in holder.iterdescendants(*_BLOCKISH):
+        for ancestor in block.iterancestors():
+            if ancestor is holder or ancestor in marked:
+                break
+            marked.add(ancestor)
+    return marked
+
+
+def _scrub_divlike(el: Element, holds_blocks: bool, holders: dict[Element, bool]) -> None:
+    """Make a layout container inside a block a p, or unwrap it."""
+    if holds_blocks or not _text_of(el).strip():
+        el.tag = _UNWRAP
+    elif _allows_paragraph(el, holders):
+        el.tag = "p"
+        _filter_attrs(el, _NO_ATTRS)
+    else:
+        el.tag = _UNWRAP
+        el.tail = " " + _safe(el.tail)  # keeps the words apart once unwrapped
+
+
+def _allows_paragraph(el: Element, holders: dict[Element, bool]) -> bool:
+    """Tell whether the nearest kept ancestor may hold a p; memoise along the way."""
+    path: list[Element] = []
+    node = el.getparent()
+    allowed = True
+    while node is not None:
+        if node in holders:
+            allowed = holders[node]
+            break
+        tag = _tag(node)
+        if tag not in (_UNWRAP, _REMOVE):
+            allowed = tag not in _PHRASING
+            break
+        path.append(node)
+        node = node.getparent()
+    for passed in path:
+        holders[passed] = allowed
+    return allowed
+
+
+def _filter_attrs(el: Element, allowed: frozenset[str]) -> None:
+    """Keep only allowed attributes with valid values."""
+    names = el.keys()
+    if not names:
+        return
+    kept: list[tuple[str, str]] = []
+    for name in names:
+        if name in allowed or name in _GLOBAL_ATTRS:
+            value = _valid_attr(name, el.get(name, ""))
+            if value is not None:
+                kept.append((name, value))
+    el.attrib.clear()
+    for name, value in kept:
+        el.set(name, value)
+
+
+def _valid_attr(name: str, value: str) -> str | None:
+    """Return an attribute's value if it is well formed, else None."""
+    value = _safe(value)
+    if name in ("colspan", "rowspan", "start", "width", "height"):
+        match = _INT_RE.match(value)
+        return match.group(1) if match else None
+    if name == "dir":
+        value = value.strip().lower()
+        return value if value in ("ltr", "rtl", "auto") else None
+    if name == "lang":
+        value = value.strip()
+        return value if _LANG_RE.fullmatch(value) else None
+    if name == "scope":
+        value = value.strip().lower()
+        return value if value in ("row", "col", "rowgroup", "colgroup") else None
+    return value
+
+
+def _scrub_link(el: Element, base: UrlBase) -> None:
+    """Keep a link's href, absolute and with a safe scheme; unwrap a link without one."""
+    raw = el.get("href")
+    href = None if raw is None else base.resolve(raw, schemes=LINK_SCHEMES)
+    _filter_attrs(el, _NO_ATTRS)
+    if href is None:
+        el.tag = _UNWRAP
+        return
+    el.set("href", href)
+    el.set("rel", "noopener noreferrer")
+
+
+def _scrub_image(el: Element, base: UrlBase) -> None:
+    """Repair a lazy image, make its URLs absolute; remove it if unusable or a pixel."""
+    if _is_pixel(el):
+        el.tag = _REMOVE
+        return
+    srcset = _lazy_srcset(el, base)
+    src = image_source(el, base, srcset)
+    alt = el.get("alt")
+    width, height = el.get("width"), el.get("height")
+    el.attrib.clear()
+    if src is None:
+        el.tag = _REMOVE
+        return
+    el.set("src", src)
+    for name, value in (("srcset", srcset), ("alt", alt), ("width", width), ("height", height)):
+        valid = None if value is None else _valid_attr(name, value)
+        if valid is not None:
+            el.set(name, valid)
+
+
+def _is_pixel(el: Element) -> bool:
+    """Tell a tracking pixel: an image 1 (or 0) pixels wide or high."""
+    for name in ("width", "height"):
+        match = _INT_RE.match(el.get(name) or "")
+        if match and int(match.group(1)) <= 1:
+            return True
+    return False
+
+
+def _lazy_srcset(el: Element, base: UrlBase) -> str | None:
+    """Return the image's real srcset, absolute, preferring the lazy-load attributes."""
+    for name in _LAZY_SRCSET_ATTRS:
+        value = el.get(name)
+        if value:
+            cleaned = _srcset_value(value, base)
+            if cleaned:
+                return cleaned
+    return None
+
+
+def image_source(el: Element, base: UrlBase, srcset: str | None) -> str | None:
+    """Pick an image's real src: src unless a placeholder, then lazy attributes, then srcset."""
+    lazy = [el.get(name) or "" for name in _LAZY_SRC_ATTRS]
+    has_alternative = any(value.strip() for value in lazy) or srcset is not None
+    src = el.get("src") or ""
+    if not is_placeholder(src, has_alternative=has_alternative):
+        resolved = _image_url(src, base)
+        if resolved is not None:
+            return resolved
+    for value in lazy:
+        resolved = None if is_placeholder(value) else _image_url(value, base)
+        if resolved is not None:
+            return resolved
+    return pick_from_srcset(srcset) if srcset else None
+
+
+def _image_url(url: str, base: UrlBase) -> str | None:
+    """Resolve an image URL; data: is allowed for images only."""
+    url = url.strip()
+    if url[:5].lower() == "data:":
+        return url if _is_data_image(url) and not _CONTROL_RE.search(url) else None
+    return base.resolve(url, schemes=IMAGE_SCHEMES)
+
+
+def _is_data_image(url: str) -> bool:
+    """Tell whether a data: URL holds an image."""
+    return url.lstrip()[:11].lower() == "data:image/"
+
+
+def is_placeholder(src: str, *, has_alternative: bool = False, min_data_chars: int = 400) -> bool:
+    """Tell a placeholder image src: empty, a tiny or superseded data: URL, a blank gif."""
+    src = src.strip()
+    if not src:
+        return True
+    if src[:5].lower() == "data:":
+        # A 1x1 gif or blank svg is short; a real inline image is longer.
+        return has_alternative or len(src) < min_data_chars
+    path = src.split("?", 1)[0].split("#", 1)[0]
+    return _PLACEHOLDER_RE.search(path) is not None
+
+
+def absolute_url(url: str, base_url: str | None, *, schemes: Collection[str]) -> str | None:
+    """Resolve a URL against the base; None when it is empty or its scheme is not allowed."""
+    return UrlBase.of(base_url).resolve(url, schemes=schemes)
+
+
+@dataclass(frozen=True, slots=True)
+class UrlBase:
+    """A base URL split once, so that the common relative URLs resolve without urljoin."""
+
+    url: str | None
+    scheme: str = ""  # http or https; empty when only urljoin may resolve against it
+    origin: str = ""  # scheme://host[:port]
+    directory: str = ""  # the base up to the last "/" of its path
+    path: str = ""  # the base without query and fragment
+    document: str = ""  # the base without fragment
+
+    @classmethod
+    def of(cls, url: str | None) -> UrlBase:
+        """Split a base URL (already resolved from the page URL and <base>)."""
+        if not url:
+            return cls(None)
+        try:
+            parts = urlsplit(url)
+        except ValueError:  # a malformed base cannot resolve anything
+            return cls(None)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            return cls(url)
+        origin = f"{parts.scheme}://{parts.netloc}"
+        path = parts.path or "/"
+        directory = origin + path[: path.rfind("/") + 1]
+        return cls(url, parts.scheme, origin, directory, origin + path, url.split("#", 1)[0])
+
+    def resolve(self, url: str, *, schemes: Collection[str]) -> str | None:
+        """Resolve a URL; None when it is empty, malformed or its scheme is not allowed."""
+        url = url.strip()
+        if not url or _CONTROL_RE.search(url):
+            return None
+        resolved = self._join_simple(url)
+        if resolved is not None:
+            return resolved if resolved.split(":", 1)[0].lower() in schemes else None
+        try:
+            resolved = urljoin(self.url, url) if self.url else url
+            scheme = urlsplit(resolved).scheme.lower()
+        except ValueError:  # e.g. an unclosed IPv6 host: the URL is unusable
+            return None
+        if scheme:
+            return resolved if scheme in schemes else None
+        # Without a scheme it must read as a path, not as a scheme urlsplit rejected.
+        return None if _SCHEME_RE.match(resolved) else resolved
+
+    def _join_simple(self, url: str) -> str | None:
+        """Join the common URL shapes by concatenation; None for the rest."""
+        if _URL_BREAKS_RE.search(url) is not None:
+            return None
+        if url[:8].lower().startswith(("http://", "https://")):
+            return url
+        if not self.scheme or _SCHEME_RE.match(url) or _DOT_SEGMENT_RE.search(url):
+            return None
+        if url[0] == "#":
+            return self.document + url
+        if url[0] == "?":
+            return self.path + url
+        if url.startswith("//"):
+            return f"{self.scheme}:{url}"
+        return (self.origin if url[0] == "/" else self.directory) + url
+
+
+_NO_BASE = UrlBase(None)
+
+
+def _srcset_candidates(value: str) -> Iterator[tuple[str, str]]:
+    """Split a srcset into (url, descriptor) pairs as the HTML standard does."""
+    position = 0
+    while (match := _SRCSET_URL_RE.match(value, position)) is not None:
+        url, position = match.group(1), match.end()
+        if url.endswith(","):  # a comma right after the URL ends a candidate with no descriptor
+            yield url.rstrip(","), ""
+            continue
+        comma = value.find(",", position)
+        comma = len(value) if comma < 0 else comma
+        yield url, value[position:comma].strip()
+        position = comma + 1
+
+
+def _srcset_value(value: str, base: UrlBase) -> str | None:
+    """Rebuild a srcset with absolute http(s) URLs; None if a candidate is unsafe or none remain."""
+    parts: list[str] = []
+    for url, descriptor in _srcset_candidates(value):
+        resolved = base.resolve(url, schemes=IMAGE_SCHEMES)
+        if resolved is None:
+            return None
+        if not is_placeholder(resolved):
+            parts.append(f"{resolved} {descriptor}".strip())
+    return ", ".join(parts) or None
+
+
+def pick_from_srcset(srcset: str, *, max_width: int = 1600) -> str | None:
+    """Pick one URL from a srcset: the widest up to `max_width`, else the narrowest."""
+    widths: list[tuple[int, str]] = []
+    first: str | None = None
+    for url, descriptor in _srcset_candidates(srcset):
+        first = first or url
+        if descriptor.endswith("w") and descriptor[:-1].isdigit():
+            widths.append((int(descriptor[:-1]), url))
+    if not widths:
+        return first
+    fitting = [item for item in widths if item[0] <= max_width]
+    return max(fitting)[1] if fitting else min(widths)[1]
+
+
+def _cap_depth(holder: Element, *, max_depth: int = 32) -> None:
+    """Flatten markup nested deeper than `max_depth`: no reader needs it, parsers choke on it."""
+    found = holder.xpath("/".join(["*"] * (max_depth + 1)))  # + 1: the blocks' holder
+    for deep in found if isinstance(found, list) else ():
+        if isinstance(deep, etree._Element):
+            etree.strip_tags(deep, "*")
+
+
+def _keep_pre_newline(holder: Element) -> None:
+    """Double a pre's leading newline: parsers drop one after <pre>, nh3 does not add it."""
+    for pre in holder.iter("pre"):
+        if pre.text and pre.text.startswith("\n\n"):
+            pre.text = "\n" + _safe(pre.text)
+
+
+def _serialise(block: Element) -> str:
+    """Serialise a cleaned block as HTML."""
+    return etree.tostring(block, encoding="unicode", method="html", with_tail=False)
+
+
+# --- Plain text --------------------------------------------------------------
+
+
+def _block_texts(holder: Element) -> list[str]:
+    """Return each cleaned block's plain text; this marks up the blocks, so it comes last."""
+    for pre in holder.iter("pre"):
+        _protect_whitespace(pre)
+    for el in holder.iter(*_LINE_TAGS):
+        el.text = _LINE + _safe(el.text)
+        el.tail = _LINE + _safe(el.tail)
+    for br in holder.iter("br"):
+        br.tail = _LINE + _safe(br.tail)
+    for cell in holder.iter("td", "th"):
+        cell.text = _CELL + _safe(cell.text)
+    texts: list[str] = []
+    for block in holder:
+        lines = (_text_line(raw) for raw in _safe(_text_of(block)).split(_LINE))
+        text = "\n".join(line for line in lines if line)
+        if _KEEP_SPACE in text or _KEEP_TAB in text:
+            text = text.replace(_KEEP_SPACE, " ").replace(_KEEP_TAB, "\t")
+        texts.append(text)
+    return texts
+
+
+def _pre_text(pre: Element) -> str:
+    """Return a pre's text verbatim, less its leading and trailing blank lines."""
+    return _safe(_text_of(pre)).lstrip("\n").rstrip()
+
+
+def _protect_whitespace(pre: Element) -> None:
+    """Swap a nested pre's whitespace for markers that survive collapsing."""
+    table = str.maketrans({"\n": _LINE, " ": _KEEP_SPACE, "\t": _KEEP_TAB})
+    pre.text = _safe(pre.text).translate(table)
+    for el in pre.iterdescendants():
+        el.text = _safe(el.text).translate(table)
+        el.tail = _safe(el.tail).translate(table)
+
+
+def _text_line(raw: str) -> str:
+    """Collapse one line's whitespace; a table row's cells are joined by tabs."""
+    if _CELL in raw:
+        return "\t".join(" ".join(cell.split()) for cell in raw.split(_CELL)[1:]).rstrip("\t")
+    return " ".join(raw.split())
+
+
+def _trim_rules(blocks: list[Block]) -> tuple[Block, ...]:
+    """Drop rules at the ends and repeated rules: they separate nothing."""
+    kept: list[Block] = []
+    for block in blocks:
+        if block.kind == "hr" and (not kept or kept[-1].kind == "hr"):
+            continue
+        kept.append(block)
+    while kept and kept[-1].kind == "hr":
+        kept.pop()
+    return tuple(kept)

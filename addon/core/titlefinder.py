@@ -1,0 +1,546 @@
+"""TitleFinder: the headline of a page by its similarity to the `<title>` (thesis §5.3).
+
+The paper's procedure (`prefer_headings=False`) takes the `<title>` text as the query,
+splits every text fragment of the page into sentences, scores each sentence against the
+query with one of four measures (TF cosine, TF-IDF cosine, OSM, their aggregate) and
+returns the best. The improved procedure (`prefer_headings=True`) scores whole headline-like
+elements instead, against the `<title>` and each of its site-name-free parts, with
+structural priors; measured on wcxb-dev in docs/evaluation.md.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from lxml import etree
+from lxml.html import HtmlElement
+
+from addon.core.lines import BLOCK_TAGS
+from addon.core.params import TitleMethod, TitleParams
+
+# §5.3 preprocessing: quotes, commas and colons are removed before tokenising.
+_REMOVED = re.compile(r"[\"'`´‘’‚‛“”„‟«»‹›,:，、：]")
+_WORD = re.compile(r"\w+")
+# A sentence ends at ., ! or ? (possibly repeated, possibly closed by a quote or bracket)
+# followed by white space.
+_SENTENCE_END = re.compile(r"[.!?…]+[\"'’”)\]]*\s+")
+# Abbreviations whose period does not end a sentence: initialisms ("U.S.", "e.g."), single
+# initials ("J. Smith") and common titles.
+_INITIALISM = re.compile(r"(?:^|\s)(?:\w\.)+$|(?:^|\s)\w$")
+_TITLES = frozenset(
+    {"mr", "mrs", "ms", "dr", "st", "prof", "sr", "jr", "vs", "no", "inc", "ltd", "co", "corp",
+     "gen", "gov", "sen", "rep", "rev", "mt", "ft", "fig", "vol", "approx", "etc", "jan", "feb",
+     "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
+)  # fmt: skip
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# Words in class/id/itemprop that mark an element as the page's headline.
+_HEADLINE_ATTR = re.compile(r"title|headline|heading", re.IGNORECASE)
+# Headings, and every class/id/itemprop (filtered by _HEADLINE_ATTR in Python, which is
+# faster than a case-insensitive XPath test), in document order.
+_HEADLINE_XPATH = etree.XPath(
+    ".//h1 | .//h2 | .//h3 | .//h4 | .//h5 | .//h6 | .//@class | .//@id | .//@itemprop"
+)
+# Page furniture: a heading inside one of these is rarely the page's headline.
+_CHROME_TAGS = frozenset({"nav", "footer", "aside", "menu"})
+_CHROME_ROLES = frozenset({"navigation", "contentinfo", "complementary", "banner", "menu"})
+# Link targets of a site's home page: a heading that links there is a logo or site name.
+_HOME_HREFS = frozenset({"/", "./", "index.html", "/index.html", "index.php", "/index.php"})
+# Anchor texts of permalink markers that sites append to headings ("¶", "#").
+_PERMALINK_TEXTS = frozenset({"", "¶", "#", "§", "🔗", "⚓"})
+# Separators between the headline and the site name in a <title>.
+_TITLE_SEPARATORS = re.compile(r"\s+(?:\||-|–|—|::|·|•|»|«|/|~)\s+|\s*\|\s*|\s+:\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class Headline:
+    """The headline found on a page and where it came from."""
+
+    text: str
+    element: HtmlElement | None  # the DOM element holding it (None if it only came from metadata)
+    score: float
+    method: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    """One candidate headline: its text, tokens and the element it came from."""
+
+    text: str
+    tokens: tuple[str, ...]
+    element: HtmlElement | None
+    order: int  # document order among the candidates
+
+
+def tokenize(text: str) -> list[str]:
+    """Return the lowercased words of a text, quotes, commas and colons removed (§5.3)."""
+    return _WORD.findall(_REMOVED.sub("", text.lower()))
+
+
+def split_sentences(text: str, *, keep_abbreviations: bool = False) -> list[str]:
+    """Split a text into sentences at ., ! and ? (§5.3); optionally not after "U.S." or "Dr."."""
+    sentences: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        if keep_abbreviations and _is_abbreviation(text[start : match.start() + 1]):
+            continue
+        sentence = text[start : match.end()].strip()
+        if sentence:
+            sentences.append(sentence)
+        start = match.end()
+    rest = text[start:].strip()
+    if rest:
+        sentences.append(rest)
+    return sentences
+
+
+def _is_abbreviation(head: str) -> bool:
+    """Tell whether `head` (text up to a period) ends with an abbreviation."""
+    if not head.endswith("."):
+        return False
+    stem = head[:-1]
+    if _INITIALISM.search(stem):
+        return True
+    last = stem.rsplit(None, 1)[-1] if stem.strip() else ""
+    return last.lower() in _TITLES
+
+
+def inverse_document_frequencies(documents: Sequence[Sequence[str]]) -> dict[str, float]:
+    """Return smoothed idf = ln((1 + N) / (1 + df)) + 1 of every term in the documents."""
+    # Smoothing keeps idf positive for a one-sentence page and defined for a query
+    # term that occurs in no candidate (df = 0).
+    frequencies: Counter[str] = Counter()
+    for document in documents:
+        frequencies.update(set(document))
+    total = len(documents)
+    return {term: _idf(count, total) for term, count in frequencies.items()}
+
+
+def _idf(document_frequency: int, documents: int) -> float:
+    """Return the smoothed idf of a term found in `document_frequency` of `documents`."""
+    return math.log((1 + documents) / (1 + document_frequency)) + 1
+
+
+def _weights(
+    tokens: Sequence[str], idf: Mapping[str, float] | None, documents: int
+) -> dict[str, float]:
+    """Return tf (or tf-idf, when `idf` is given) weights of a token sequence."""
+    counts = Counter(tokens)
+    if idf is None:
+        return {term: float(count) for term, count in counts.items()}
+    return {term: count * idf.get(term, _idf(0, documents)) for term, count in counts.items()}
+
+
+def _cosine(left: Mapping[str, float], right: Mapping[str, float]) -> float:
+    """Return the cosine of two sparse vectors (0 when either is empty)."""
+    if len(left) > len(right):
+        left, right = right, left
+    dot = sum(weight * right.get(term, 0.0) for term, weight in left.items())
+    if not dot:
+        return 0.0
+    norm = math.sqrt(sum(w * w for w in left.values()) * sum(w * w for w in right.values()))
+    return dot / norm
+
+
+def tf_cosine(query: Sequence[str], candidate: Sequence[str]) -> float:
+    """Return the cosine of the raw term-frequency vectors of two token lists (§5.3)."""
+    return _cosine(_weights(query, None, 0), _weights(candidate, None, 0))
+
+
+def tfidf_cosine(
+    query: Sequence[str], candidate: Sequence[str], idf: Mapping[str, float], documents: int
+) -> float:
+    """Return the cosine of the tf-idf vectors of two token lists (§5.3)."""
+    return _cosine(_weights(query, idf, documents), _weights(candidate, idf, documents))
+
+
+def osm(
+    query: Sequence[str], candidate: Sequence[str], idf: Mapping[str, float], documents: int
+) -> float:
+    """Return the overlap score: tf-idf query weights dotted with the candidate's unit tf (§5.3)."""
+    weights = _weights(query, idf, documents)
+    counts = Counter(candidate)
+    if not counts:
+        return 0.0
+    norm = math.sqrt(sum(count * count for count in counts.values()))
+    return sum(weights.get(term, 0.0) * count for term, count in counts.items()) / norm
+
+
+def aggregate(
+    query: Sequence[str], candidate: Sequence[str], idf: Mapping[str, float], documents: int
+) -> float:
+    """Return the sum of the TF cosine, TF-IDF cosine and OSM scores (§5.3)."""
+    return (
+        tf_cosine(query, candidate)
+        + tfidf_cosine(query, candidate, idf, documents)
+        + osm(query, candidate, idf, documents)
+    )
+
+
+def similarity(
+    method: TitleMethod,
+    query: Sequence[str],
+    candidate: Sequence[str],
+    idf: Mapping[str, float],
+    documents: int,
+) -> float:
+    """Return the similarity of a candidate to the query under the named measure."""
+    if method == "tf":
+        return tf_cosine(query, candidate)
+    if method == "tfidf":
+        return tfidf_cosine(query, candidate, idf, documents)
+    if method == "osm":
+        return osm(query, candidate, idf, documents)
+    return aggregate(query, candidate, idf, documents)
+
+
+def text_fragments(root: HtmlElement) -> list[tuple[HtmlElement, str]]:
+    """List each block element with its own inline text, in document order (§4.3.1)."""
+    body = root.find("body")
+    top = body if body is not None else root
+    fragments: list[tuple[HtmlElement, str]] = []
+    slots: list[int] = []
+    buffers: list[list[str]] = [[]]
+    for event, element in etree.iterwalk(top, events=("start", "end")):
+        if not isinstance(element.tag, str):
+            continue
+        block = element.tag in BLOCK_TAGS or element is top
+        if event == "start":
+            if block:
+                slots.append(len(fragments))
+                fragments.append((element, ""))
+                buffers.append([])
+            buffers[-1].append(element.text or "")
+            if element.tag == "br":
+                buffers[-1].append(" ")
+            continue
+        if block:
+            fragments[slots.pop()] = (element, " ".join("".join(buffers.pop()).split()))
+        if element is not top:
+            buffers[-1].append(element.tail or "")
+    return [(element, text) for element, text in fragments if text]
+
+
+def find_headline(
+    root: HtmlElement,
+    page_title: str,
+    params: TitleParams,
+    *,
+    og_title: str | None = None,
+    ld_headline: str | None = None,
+) -> Headline | None:
+    """Return the page's headline, or None when the page offers no candidate (§5.3)."""
+    if params.prefer_headings:
+        return _find_improved(root, page_title, params, og_title, ld_headline)
+    return _find_paper(root, page_title, params)
+
+
+def _find_paper(root: HtmlElement, page_title: str, params: TitleParams) -> Headline | None:
+    """Score every sentence of every text fragment against the <title> (§5.3)."""
+    query = tokenize(page_title)
+    if not query:
+        return None
+    candidates = list(_sentence_candidates(root, params.max_candidates, keep_abbreviations=False))
+    return _best(query, candidates, params.method)
+
+
+def _sentence_candidates(
+    root: HtmlElement, limit: int, *, keep_abbreviations: bool
+) -> Iterator[_Candidate]:
+    """Yield up to `limit` sentences of the page's text fragments with their tokens."""
+    order = 0
+    for element, text in text_fragments(root):
+        for sentence in split_sentences(text, keep_abbreviations=keep_abbreviations):
+            tokens = tuple(tokenize(sentence))
+            if not tokens:
+                continue
+            yield _Candidate(sentence, tokens, element, order)
+            order += 1
+            if order >= limit:
+                return
+
+
+def _best(
+    query: Sequence[str], candidates: Sequence[_Candidate], method: TitleMethod
+) -> Headline | None:
+    """Return the first candidate with the highest positive similarity to the query."""
+    idf = inverse_document_frequencies([c.tokens for c in candidates]) if method != "tf" else {}
+    terms = frozenset(query)
+    best: _Candidate | None = None
+    best_score = 0.0
+    for candidate in candidates:
+        # Every measure is 0 without a shared term: skip the vector work.
+        if terms.isdisjoint(candidate.tokens):
+            continue
+        score = similarity(method, query, candidate.tokens, idf, len(candidates))
+        if score > best_score:
+            best, best_score = candidate, score
+    if best is None:
+        return None
+    return Headline(best.text, best.element, best_score, method)
+
+
+@dataclass(frozen=True, slots=True)
+class _Element:
+    """A headline-like element of the page, as a candidate of the improved procedure."""
+
+    candidate: _Candidate
+    tag: str
+    marked: bool  # class, id or itemprop names a title or headline
+    first_h1: bool  # the page's first h1 candidate
+
+
+def element_text(element: HtmlElement, *, max_nodes: int = 1_000_000) -> str | None:
+    """Return an element's text, spaced at line breaks and blocks, without permalink marks.
+
+    Return None for an element of more than `max_nodes` nodes, so that a container
+    marked "title" costs no more than a heading.
+    """
+    parts: list[str] = []
+    walker = etree.iterwalk(element, events=("start", "end"))
+    nodes = 0
+    for event, node in walker:
+        if not isinstance(node.tag, str):
+            continue
+        if event == "end":
+            if node is not element:
+                parts.append(" " if node.tag in BLOCK_TAGS else "")
+                parts.append(node.tail or "")
+            continue
+        nodes += 1
+        if nodes > max_nodes:
+            return None
+        if node.tag == "a" and _is_permalink(node):
+            walker.skip_subtree()
+            continue
+        parts.append(" " if node.tag == "br" or node.tag in BLOCK_TAGS else "")
+        parts.append(node.text or "")
+    return " ".join("".join(parts).split())
+
+
+def _is_permalink(anchor: HtmlElement) -> bool:
+    """Tell whether an anchor is a heading's permalink marker ("¶", "#")."""
+    href = anchor.get("href") or ""
+    return href.startswith("#") and anchor.text_content().strip() in _PERMALINK_TEXTS
+
+
+def _headline_elements(root: HtmlElement, params: TitleParams) -> list[_Element]:
+    """List h1-h6 and elements marked as title or headline (and their sentences), in order."""
+    body = root.find("body")
+    top = body if body is not None else root
+    found: list[_Element] = []
+    seen: set[HtmlElement] = set()
+    seen_h1 = False
+    for element, marked in _headline_like(top):
+        if element in seen:
+            continue
+        seen.add(element)
+        candidate = _element_candidate(element, len(found), params)
+        if candidate is None:
+            continue
+        first_h1 = element.tag == "h1" and not seen_h1
+        seen_h1 = seen_h1 or element.tag == "h1"
+        found.append(_Element(candidate, element.tag, marked, first_h1))
+        found.extend(_sentence_elements(candidate, element.tag, marked, len(found)))
+        if len(found) >= params.max_candidates:
+            break
+    return found
+
+
+def _sentence_elements(candidate: _Candidate, tag: str, marked: bool, order: int) -> list[_Element]:
+    """Return the sentences of a multi-sentence heading as candidates of their own."""
+    # Headings such as "Headline. Strapline" hold the headline as their first sentence;
+    # splitting at "U.S." or "Dr." would cut headlines instead (measured in
+    # docs/evaluation.md).
+    sentences = split_sentences(candidate.text, keep_abbreviations=True)
+    if len(sentences) < 2:
+        return []
+    found: list[_Element] = []
+    for sentence in sentences:
+        tokens = tuple(tokenize(sentence))
+        if tokens:
+            part = _Candidate(sentence, tokens, candidate.element, order + len(found))
+            found.append(_Element(part, tag, marked, first_h1=False))
+    return found
+
+
+def _headline_like(top: HtmlElement) -> Iterator[tuple[HtmlElement, bool]]:
+    """Yield headings and elements marked as title or headline, with whether they are marked."""
+    # XPath selects in C; testing every element in Python costs more than all the rest.
+    items = _HEADLINE_XPATH(top)
+    for item in items if isinstance(items, list) else ():
+        if isinstance(item, HtmlElement):
+            yield item, _is_marked(item)
+        elif isinstance(item, etree._ElementUnicodeResult) and _HEADLINE_ATTR.search(item):
+            parent = item.getparent()
+            if isinstance(parent, HtmlElement):
+                yield parent, True
+
+
+def _element_candidate(element: HtmlElement, order: int, params: TitleParams) -> _Candidate | None:
+    """Return an element as a candidate, or None when it is empty or too long for a headline."""
+    text = element_text(element, max_nodes=params.max_headline_nodes)
+    if not text:
+        return None
+    tokens = tuple(tokenize(text))
+    if not tokens or len(tokens) > params.max_headline_words:
+        return None
+    return _Candidate(text, tokens, element, order)
+
+
+def _comparable(text: str) -> str:
+    """Return a text with white space collapsed and case folded, for equality tests."""
+    return " ".join(text.split()).casefold()
+
+
+def _links_home(element: HtmlElement) -> bool:
+    """Tell whether an element is, holds or sits in a link to the site's home page."""
+    for anchor in (*element.iterancestors("a"), *element.iter("a")):
+        if _is_home_href(anchor.get("href") or ""):
+            return True
+    return False
+
+
+def _is_home_href(href: str) -> bool:
+    """Tell whether a link target is a site's home page ("/", "https://host/")."""
+    href = href.strip()
+    if href in _HOME_HREFS:
+        return True
+    scheme_less = href.split("//", 1)[1] if href.startswith(("http://", "https://", "//")) else None
+    return scheme_less is not None and "/" not in scheme_less.rstrip("/") and "?" not in scheme_less
+
+
+def _is_marked(element: HtmlElement) -> bool:
+    """Tell whether class, id or itemprop names the element a title or headline."""
+    for attribute in ("itemprop", "class", "id"):
+        value = element.get(attribute)
+        if value and _HEADLINE_ATTR.search(value):
+            return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class TitleParts:
+    """A <title> cut at its separators: the whole, its longest part and the other parts."""
+
+    whole: str
+    core: str  # the longest part: the headline without the site name, most often
+    others: tuple[str, ...]
+
+
+def split_title(page_title: str) -> TitleParts:
+    """Cut a <title> at " | ", " - ", " — ", " :: " and similar separators."""
+    whole = " ".join(page_title.split())
+    parts = [part.strip() for part in _TITLE_SEPARATORS.split(whole)]
+    parts = [part for part in parts if part] or [whole]
+    core = max(parts, key=len)
+    others = tuple(part for part in parts if part != core)
+    return TitleParts(whole, core, others)
+
+
+@dataclass(frozen=True, slots=True)
+class _Query:
+    """One query of the improved procedure and the weight of its matches."""
+
+    tokens: tuple[str, ...]
+    weight: float
+
+
+def _queries(
+    title: TitleParts, og_title: str | None, ld_headline: str | None, params: TitleParams
+) -> list[_Query]:
+    """Return the weighted queries: the <title>, its parts, og:title and the JSON-LD headline."""
+    weighted = [
+        (title.whole, 1.0),
+        (title.core, params.core_weight),
+        *((other, params.part_weight) for other in title.others),
+        (og_title or "", params.og_weight),
+        (ld_headline or "", params.ld_weight),
+    ]
+    queries = [_Query(tuple(tokenize(text)), weight) for text, weight in weighted if weight > 0]
+    return [query for query in queries if query.tokens]
+
+
+def _find_improved(
+    root: HtmlElement,
+    page_title: str,
+    params: TitleParams,
+    og_title: str | None,
+    ld_headline: str | None,
+) -> Headline | None:
+    """Score whole headline-like elements against the <title>, its parts and metadata."""
+    title = split_title(page_title or og_title or ld_headline or "")
+    queries = _queries(title, og_title, ld_headline, params)
+    elements = _headline_elements(root, params)
+    if not queries:
+        return _first_heading(elements)
+    best, best_score = _best_element(elements, queries, title, params)
+    if best is not None and best_score >= params.min_heading_score:
+        candidate = best.candidate
+        return Headline(candidate.text, candidate.element, best_score, f"headings-{params.method}")
+    # No element matches well: the page shows no headline, and the <title> without its
+    # site name is the closest thing to one (the reference headline on 23% of wcxb-dev).
+    return Headline(title.core, None, best_score, "title-part")
+
+
+def _best_element(
+    elements: Sequence[_Element], queries: Sequence[_Query], title: TitleParts, params: TitleParams
+) -> tuple[_Element | None, float]:
+    """Return the first element of highest positive score, and its score."""
+    # A verbatim copy of a <title> that carries a site name is a breadcrumb or hidden
+    # heading, rarely the headline.
+    whole = _comparable(title.whole) if title.others else None
+    documents = [element.candidate.tokens for element in elements]
+    idf = inverse_document_frequencies(documents) if params.method != "tf" else {}
+    terms = frozenset(term for query in queries for term in query.tokens)
+    best: _Element | None = None
+    best_score = 0.0
+    for element in elements:
+        tokens = element.candidate.tokens
+        if terms.isdisjoint(tokens):
+            continue
+        match = max(
+            query.weight * similarity(params.method, query.tokens, tokens, idf, len(documents))
+            for query in queries
+        )
+        score = match + _structure_score(element, whole, params) if match > 0 else 0.0
+        if score > best_score:
+            best, best_score = element, score
+    return best, best_score
+
+
+def _structure_score(element: _Element, whole_title: str | None, params: TitleParams) -> float:
+    """Return the bonus (or penalty) an element earns by its tag, marks and place."""
+    score = 0.0
+    if element.tag == "h1":
+        score += params.h1_bonus + (params.first_h1_bonus if element.first_h1 else 0.0)
+    if element.marked:
+        score += params.marked_bonus
+    node = element.candidate.element
+    if node is not None and _in_chrome(node):
+        score -= params.chrome_penalty
+    if node is not None and _links_home(node):
+        score -= params.home_link_penalty
+    if whole_title is not None and _comparable(element.candidate.text) == whole_title:
+        score -= params.whole_title_penalty
+    return score
+
+
+def _in_chrome(element: HtmlElement) -> bool:
+    """Tell whether an element sits inside navigation, footer or aside furniture."""
+    for ancestor in element.iterancestors():
+        if ancestor.tag in _CHROME_TAGS or ancestor.get("role") in _CHROME_ROLES:
+            return True
+    return False
+
+
+def _first_heading(elements: Sequence[_Element]) -> Headline | None:
+    """Return the first h1 (or else the first heading) when there is nothing to compare with."""
+    headings = [element for element in elements if element.tag in HEADING_TAGS]
+    h1s = [element for element in headings if element.tag == "h1"]
+    for element in h1s or headings:
+        return Headline(element.candidate.text, element.candidate.element, 0.0, "first-heading")
+    return None

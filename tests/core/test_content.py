@@ -1,0 +1,724 @@
+"""Tests for addon.core.content: selected subtrees in, clean reader blocks out."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import lxml.html
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lxml import etree
+from lxml.html import HtmlElement
+
+from addon.core.content import (
+    ALLOWED_ATTRS,
+    ALLOWED_TAGS,
+    UrlBase,
+    _nh3_attribute_filter,
+    absolute_url,
+    build_blocks,
+    is_layout_table,
+    is_placeholder,
+    pick_from_srcset,
+    plain_text,
+    reading_minutes,
+    word_count,
+)
+from addon.core.result import Block
+
+SHARED = Path(__file__).resolve().parents[3] / "shared"
+BASE = "https://example.com/news/story.html"
+GIF_1X1 = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"
+
+
+def _doc(html: str) -> HtmlElement:
+    return lxml.html.document_fromstring(html)
+
+
+def _blocks(
+    html: str,
+    *,
+    select: str = "//body",
+    drop: tuple[str, ...] = (),
+    base_url: str | None = BASE,
+) -> tuple[Block, ...]:
+    doc = _doc(html)
+    elements = [el for el in doc.xpath(select) if isinstance(el, HtmlElement)]
+    dropped = [el for path in drop for el in doc.xpath(path) if isinstance(el, HtmlElement)]
+    return build_blocks(elements, base_url=base_url, drop=dropped)
+
+
+def _parse(block: Block) -> HtmlElement:
+    """Parse a block's HTML with lxml, under a div."""
+    return lxml.html.fragment_fromstring(block.html, create_parent="div")
+
+
+def _kinds(blocks: tuple[Block, ...]) -> list[str]:
+    return [block.kind for block in blocks]
+
+
+def _images(blocks: tuple[Block, ...]) -> list[HtmlElement]:
+    return [img for block in blocks for img in _parse(block).iter("img")]
+
+
+def _assert_clean(block: Block) -> None:
+    """Check a block's parsed HTML against the allow-list and the URL rules."""
+    for el in _parse(block).iterdescendants():
+        assert isinstance(el.tag, str)
+        assert el.tag in ALLOWED_TAGS, el.tag
+        allowed = ALLOWED_ATTRS.get(el.tag, frozenset()) | {"dir", "lang"}
+        if el.tag == "a":
+            allowed |= {"rel"}
+        for name, value in el.attrib.items():
+            assert name in allowed, (el.tag, name)
+            assert not name.lower().startswith("on")
+            if name in ("href", "src"):
+                _assert_safe_url(el.tag, name, value)
+            if name == "srcset":
+                for candidate in value.split(", "):
+                    assert candidate.startswith(("https://", "http://")), value
+
+
+def _assert_safe_url(tag: str, name: str, value: str) -> None:
+    if tag == "img" and value.startswith("data:"):
+        assert value.startswith("data:image/")
+        return
+    prefixes = ("https://", "http://", "mailto:", "tel:") if name == "href" else ("http",)
+    assert value.startswith(prefixes), value
+
+
+# --- Flattening and block kinds ---
+
+
+def test_containers_are_flattened_into_blocks_in_document_order() -> None:
+    blocks = _blocks(
+        "<body><article><header><h2>Head</h2><p>By Ann</p></header>"
+        "<section><div><div><p>One</p></div><p>Two</p></div>"
+        "<span><p>Three</p></span><ul><li>a</li></ul></section>"
+        "<main><blockquote><p>Quote</p></blockquote><hr><dl><dt>T</dt><dd>D</dd></dl></main>"
+        "</article></body>"
+    )
+    assert _kinds(blocks) == ["h2", "p", "p", "p", "p", "ul", "blockquote", "hr", "dl"]
+    assert [block.text for block in blocks] == [
+        "Head",
+        "By Ann",
+        "One",
+        "Two",
+        "Three",
+        "a",
+        "Quote",
+        "",
+        "T\nD",
+    ]
+
+
+def test_loose_text_becomes_paragraphs_split_at_blank_lines() -> None:
+    blocks = _blocks(
+        "<body><div>First <b>bold</b> line<br>second line<br><br>"
+        "Next paragraph<p>Real p</p>tail text</div></body>"
+    )
+    assert _kinds(blocks) == ["p", "p", "p", "p"]
+    assert blocks[0].text == "First bold line\nsecond line"
+    assert [el.tag for el in _parse(blocks[0]).iterdescendants()] == ["p", "b", "br"]
+    assert [block.text for block in blocks[1:]] == ["Next paragraph", "Real p", "tail text"]
+
+
+def test_whitespace_only_text_makes_no_paragraph() -> None:
+    assert _blocks("<body><div>\n   <p>x</p>\n  \t</div></body>") == (
+        Block(kind="p", html="<p>x</p>", text="x"),
+    )
+
+
+def test_h1_is_demoted_and_heading_order_kept() -> None:
+    blocks = _blocks("<body><h1>Title</h1><h2>Part</h2><h3>Sub</h3><h6>Low</h6></body>")
+    assert _kinds(blocks) == ["h2", "h3", "h4", "h6"]
+    assert _kinds(_blocks("<body><h2>Part</h2><h3>Sub</h3></body>")) == ["h2", "h3"]
+
+
+def test_h1_inside_another_block_is_demoted_too() -> None:
+    (block,) = _blocks("<body><blockquote><h1>Quoted</h1><p>x</p></blockquote></body>")
+    assert [el.tag for el in _parse(block).iterdescendants()] == ["blockquote", "h2", "p"]
+
+
+def test_nested_lists_stay_inside_their_list() -> None:
+    (block,) = _blocks(
+        "<body><ul><li>one<ol start='3'><li>inner a</li><li>inner b</li></ol></li>"
+        "<li>two</li></ul></body>"
+    )
+    tree = _parse(block)
+    assert block.kind == "ul"
+    assert [el.tag for el in tree.iterdescendants()] == ["ul", "li", "ol", "li", "li", "li"]
+    assert tree.find(".//ol").get("start") == "3"
+    assert block.text == "one\ninner a\ninner b\ntwo"
+
+
+def test_list_items_met_alone_are_gathered_into_one_list() -> None:
+    blocks = _blocks(
+        "<body><ol><li>a</li><li>b</li></ol><dl><dt>t</dt><dd>d</dd></dl></body>",
+        select="//li | //dt | //dd",
+    )
+    assert _kinds(blocks) == ["ol", "dl"]
+    assert [block.text for block in blocks] == ["a\nb", "t\nd"]
+
+
+def test_layout_divs_inside_a_list_item_become_paragraphs() -> None:
+    (block,) = _blocks("<body><ul><li><div>first</div><div>second</div></li></ul></body>")
+    assert [el.tag for el in _parse(block).iterdescendants()] == ["ul", "li", "p", "p"]
+    assert block.text == "first\nsecond"
+
+
+def test_layout_divs_inside_a_heading_are_unwrapped_with_a_space() -> None:
+    (block,) = _blocks("<body><h2><div>Big</div><div>News</div></h2></body>")
+    assert [el.tag for el in _parse(block).iterdescendants()] == ["h2"]
+    assert block.text == "Big News"
+
+
+def test_inline_element_holding_blocks_is_flattened() -> None:
+    blocks = _blocks(
+        '<body><a href="/card"><div><h3>Card title</h3><p>Card text</p></div></a></body>'
+    )
+    assert _kinds(blocks) == ["h3", "p"]
+
+
+def test_figure_with_caption() -> None:
+    (block,) = _blocks(
+        '<body><figure class="wide"><div class="wrap"><img src="/a.jpg" alt="A cat" '
+        'class="x"></div><figcaption>The <em>cat</em></figcaption></figure></body>'
+    )
+    tree = _parse(block)
+    assert block.kind == "figure"
+    assert [el.tag for el in tree.iterdescendants()] == ["figure", "img", "figcaption", "em"]
+    img = tree.find(".//img")
+    assert dict(img.attrib) == {"src": "https://example.com/a.jpg", "alt": "A cat"}
+    assert block.text == "The cat"
+
+
+def test_lone_images_are_wrapped_in_a_figure() -> None:
+    blocks = _blocks(
+        '<body><div><img src="/a.jpg" alt=""></div>'
+        '<div><a href="/big.jpg"><img src="/b.jpg" alt="B"></a></div>'
+        '<p>Text <img src="/c.png" alt="icon"> inline</p></body>'
+    )
+    assert _kinds(blocks) == ["figure", "figure", "p"]
+    assert [el.tag for el in _parse(blocks[1]).iterdescendants()] == ["figure", "a", "img"]
+    assert [el.tag for el in _parse(blocks[2]).iterdescendants()] == ["p", "img"]
+
+
+def test_empty_blocks_are_dropped_and_rules_trimmed() -> None:
+    blocks = _blocks(
+        "<body><hr><p> </p><p><span></span></p><h2></h2><p>a</p><hr><hr>"
+        "<ul><li> </li></ul><table><tr><td></td></tr></table><p>b</p><hr></body>"
+    )
+    assert _kinds(blocks) == ["p", "hr", "p"]
+
+
+# --- Tables ---
+
+
+def test_data_table_is_kept_with_its_structure() -> None:
+    (block,) = _blocks(
+        '<body><table class="t" width="80%"><caption>Prices</caption>'
+        '<thead><tr><th scope="col" style="x">Item</th><th scope="bogus">Cost</th></tr></thead>'
+        '<tbody><tr><td colspan="2" rowspan="1" onclick="x()">Tea</td></tr>'
+        "<tr><td>Milk</td><td>2</td></tr></tbody></table></body>"
+    )
+    tree = _parse(block)
+    assert block.kind == "table"
+    assert [el.tag for el in tree.iterdescendants()] == [
+        "table",
+        "caption",
+        "thead",
+        "tr",
+        "th",
+        "th",
+        "tbody",
+        "tr",
+        "td",
+        "tr",
+        "td",
+        "td",
+    ]
+    assert tree.find(".//table").attrib == {}
+    assert [dict(th.attrib) for th in tree.iter("th")] == [{"scope": "col"}, {}]
+    assert dict(tree.find(".//td").attrib) == {"colspan": "2", "rowspan": "1"}
+    assert block.text == "Prices\nItem\tCost\nTea\nMilk\t2"
+
+
+def test_single_column_layout_table_is_flattened() -> None:
+    blocks = _blocks(
+        "<body><table><tr><td><h2>Title</h2><p>Para one</p></td></tr>"
+        "<tr><td>Loose cell text</td></tr></table></body>"
+    )
+    assert _kinds(blocks) == ["h2", "p", "p"]
+    assert blocks[2].text == "Loose cell text"
+
+
+def test_layout_table_tests() -> None:
+    def table(html: str) -> HtmlElement:
+        found = _doc(f"<body>{html}</body>").find(".//table")
+        assert found is not None
+        return found
+
+    assert is_layout_table(table("<table role='presentation'><tr><td>a</td><td>b</td></tr>"))
+    assert is_layout_table(table("<table><tr><td><p>a</p></td></tr></table>"))
+    assert is_layout_table(
+        table("<table><tr><td>menu</td><td><table><tr><td>x</td></tr></table></td></tr></table>")
+    )
+    # A data table: headers, or several columns of plain cells, or one column of plain cells.
+    assert not is_layout_table(table("<table><tr><th>h</th></tr><tr><td><p>a</p></td></tr>"))
+    assert not is_layout_table(table("<table><tr><td>a</td><td>b</td></tr></table>"))
+    assert not is_layout_table(table("<table><tr><td>a</td></tr><tr><td>b</td></tr></table>"))
+
+
+# --- Preformatted text ---
+
+
+def test_pre_keeps_whitespace_exactly() -> None:
+    source = "\n\n  def f(x):\n\treturn  x  *  2\n\n    # done"
+    (block,) = _blocks(
+        f'<body><pre class="py"><code class="lang"><span class="k">{source}</span></code>'
+        "</pre></body>"
+    )
+    pre = _parse(block).find(".//pre")
+    assert block.kind == "pre"
+    assert [el.tag for el in pre.iter()] == ["pre", "code"]
+    # An HTML parser drops one newline right after <pre>, as a browser does.
+    assert pre.text_content() == source
+    assert block.text == "  def f(x):\n\treturn  x  *  2\n\n    # done"
+
+
+def test_pre_starting_with_a_blank_line_keeps_it_through_sanitising() -> None:
+    (block,) = _blocks("<body><pre>\n\nline two</pre></body>")
+    # The page shows one blank line before "line two"; so must the reader.
+    reparsed = lxml.html.fragment_fromstring(block.html)
+    assert reparsed.text == "\n\nline two"
+
+
+def test_pre_inside_a_list_item_keeps_its_lines_in_the_text() -> None:
+    (block,) = _blocks("<body><ul><li>Run:<pre>a  b\n  c</pre></li></ul></body>")
+    assert block.text == "Run:\na  b\n  c"
+
+
+# --- Links and URLs ---
+
+
+def test_relative_urls_resolve_against_the_base() -> None:
+    # The caller resolved <base href="https://cdn.example.org/docs/"> into base_url.
+    blocks = _blocks(
+        '<html><head><base href="https://cdn.example.org/docs/"></head><body><p>'
+        '<a href="page.html">a</a><a href="/root">b</a><a href="../up/x">c</a>'
+        '<a href="//other.example.net/y">d</a><a href="#sec">e</a><a href="?q=1">f</a>'
+        '<a href="https://abs.example/z">g</a><img src="img/p.png" alt="p"></p></body></html>',
+        base_url="https://cdn.example.org/docs/",
+    )
+    tree = _parse(blocks[0])
+    assert [a.get("href") for a in tree.iter("a")] == [
+        "https://cdn.example.org/docs/page.html",
+        "https://cdn.example.org/root",
+        "https://cdn.example.org/up/x",
+        "https://other.example.net/y",
+        "https://cdn.example.org/docs/#sec",
+        "https://cdn.example.org/docs/?q=1",
+        "https://abs.example/z",
+    ]
+    assert all(a.get("rel") == "noopener noreferrer" for a in tree.iter("a"))
+    assert [img.get("src") for img in tree.iter("img")] == [
+        "https://cdn.example.org/docs/img/p.png"
+    ]
+
+
+def test_without_a_base_relative_urls_stay_relative() -> None:
+    (block,) = _blocks('<body><p><a href="/x">x</a></p></body>', base_url=None)
+    assert _parse(block).find(".//a").get("href") == "/x"
+
+
+@pytest.mark.parametrize(
+    "href",
+    [
+        "javascript:alert(1)",
+        " JavaScript:alert(1)",
+        "java\tscript:alert(1)",
+        "&#106;avascript:alert(1)",
+        "vbscript:msgbox(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "data:image/png;base64,AAAA",
+    ],
+)
+def test_unsafe_links_lose_their_href_but_keep_their_text(href: str) -> None:
+    (block,) = _blocks(f'<body><p>see <a href="{href}" onclick="x()">this</a> now</p></body>')
+    tree = _parse(block)
+    assert tree.find(".//a") is None
+    assert block.text == "see this now"
+
+
+def test_mail_and_phone_links_are_kept() -> None:
+    (block,) = _blocks('<body><p><a href="mailto:a@b.c">m</a><a href="tel:+123">t</a></p></body>')
+    assert [a.get("href") for a in _parse(block).iter("a")] == ["mailto:a@b.c", "tel:+123"]
+
+
+def test_links_without_href_are_unwrapped() -> None:
+    (block,) = _blocks('<body><p><a name="top" id="x">anchor</a> text</p></body>')
+    assert [el.tag for el in _parse(block).iterdescendants()] == ["p"]
+
+
+def test_absolute_url_rules() -> None:
+    schemes = {"http", "https"}
+    assert absolute_url("x.png", BASE, schemes=schemes) == "https://example.com/news/x.png"
+    assert absolute_url("  ", BASE, schemes=schemes) is None
+    assert absolute_url("http://[::1", BASE, schemes=schemes) is None
+    assert absolute_url("ftp://host/x", BASE, schemes=schemes) is None
+    assert absolute_url("a:b", None, schemes=schemes) is None
+    assert absolute_url("a/b", None, schemes=schemes) == "a/b"
+    assert UrlBase.of("not a url").resolve("x", schemes=schemes) == "x"
+
+
+# --- Images ---
+
+
+@pytest.mark.parametrize(
+    ("img", "src"),
+    [
+        (f'<img src="{GIF_1X1}" data-src="/real.jpg">', "https://example.com/real.jpg"),
+        ('<img src="/blank.gif" data-original="/o.jpg">', "https://example.com/o.jpg"),
+        ('<img data-lazy-src="l.jpg">', "https://example.com/news/l.jpg"),
+        ('<img src="/img/placeholder.png" data-src="/p.jpg">', "https://example.com/p.jpg"),
+        ('<img src="" data-srcset="s.jpg 400w, m.jpg 800w">', "https://example.com/news/m.jpg"),
+        ('<img srcset="/a.jpg 1x, /b.jpg 2x">', "https://example.com/a.jpg"),
+        ('<img srcset="/s.jpg 300w, /l.jpg 1200w, /xl.jpg 3000w">', "https://example.com/l.jpg"),
+        ('<img srcset="/xl.jpg 3000w, /xxl.jpg 4000w">', "https://example.com/xl.jpg"),
+        ('<img src="/spacer.gif" data-src="/d.jpg">', "https://example.com/d.jpg"),
+        ('<img src="/photo.jpg" data-src="/other.jpg">', "https://example.com/photo.jpg"),
+    ],
+)
+def test_lazy_images_are_repaired(img: str, src: str) -> None:
+    (found,) = _images(_blocks(f"<body><p>Picture {img}</p></body>"))
+    assert found.get("src") == src
+
+
+def test_lazy_srcset_is_made_absolute_and_kept() -> None:
+    (img,) = _images(
+        _blocks(
+            '<body><img src="/blank.gif" srcset="/blank.gif 1x" '
+            'data-srcset="/w_300,h_200/a.jpg 300w, /w_600,h_400/a.jpg 600w"></body>'
+        )
+    )
+    assert img.get("srcset") == (
+        "https://example.com/w_300,h_200/a.jpg 300w, https://example.com/w_600,h_400/a.jpg 600w"
+    )
+    assert img.get("src") == "https://example.com/w_600,h_400/a.jpg"
+
+
+@pytest.mark.parametrize(
+    "img",
+    [
+        "<img>",
+        '<img src="">',
+        f'<img src="{GIF_1X1}">',
+        '<img src="/blank.gif">',
+        '<img src="javascript:alert(1)">',
+        '<img src="data:text/html,x">',
+        '<img src="/t.gif" width="1" height="1">',
+        '<img src="/pixel.png" width="0">',
+        '<img srcset="javascript:alert(1) 1x">',
+    ],
+)
+def test_images_without_a_usable_url_and_tracking_pixels_are_dropped(img: str) -> None:
+    assert _images(_blocks(f"<body><p>Text {img}</p></body>")) == []
+
+
+def test_real_inline_data_image_is_kept() -> None:
+    data = "data:image/png;base64," + "A" * 600
+    (img,) = _images(_blocks(f'<body><p>x <img src=" {data}" alt="chart"></p></body>'))
+    assert img.get("src") == data
+    broken = _blocks(f'<body><p>x <img src="{data}\x01" alt="chart"></p></body>')
+    assert _images(broken) == []
+
+
+def test_alt_text_is_kept_and_empty_alt_stays_empty() -> None:
+    imgs = _images(
+        _blocks('<body><p>x<img src="/a.jpg" alt="A"><img src="/b.jpg" alt=""><img src="/c.jpg">')
+    )
+    assert [img.get("alt") for img in imgs] == ["A", "", None]
+
+
+def test_image_size_attributes_are_kept_when_numeric() -> None:
+    (img,) = _images(
+        _blocks('<body><p>x<img src="/a.jpg" width="640" height="auto" class="c" loading="lazy">')
+    )
+    assert dict(img.attrib) == {"src": "https://example.com/a.jpg", "width": "640"}
+
+
+def test_picture_uses_its_source_when_the_img_has_none() -> None:
+    (block,) = _blocks(
+        '<body><picture><source srcset="/a.webp 1x" type="image/webp">'
+        "<img alt='pic'></picture></body>"
+    )
+    tree = _parse(block)
+    assert [el.tag for el in tree.iterdescendants()] == ["figure", "img"]
+    assert tree.find(".//img").get("src") == "https://example.com/a.webp"
+
+
+def test_noscript_image_replaces_its_script_loaded_twin() -> None:
+    blocks = _blocks(
+        '<body><div><img class="lazy" data-x="1"><noscript><img src="/real.jpg" alt="r">'
+        "</noscript></div>"
+        '<p>In text <img class="lazy"><noscript><img src="/r2.jpg"></noscript></p>'
+        "<p>Words<noscript>Please enable JavaScript</noscript></p></body>"
+    )
+    assert [img.get("src") for img in _images(blocks)] == [
+        "https://example.com/real.jpg",
+        "https://example.com/r2.jpg",
+    ]
+    assert blocks[-1].text == "Words"
+
+
+def test_noscript_tracking_pixel_does_not_remove_the_image_before_it() -> None:
+    blocks = _blocks(
+        '<body><p>x <img src="/photo.jpg"><noscript><img src="/tr" width="1" height="1">'
+        "</noscript></p></body>"
+    )
+    assert [img.get("src") for img in _images(blocks)] == ["https://example.com/photo.jpg"]
+
+
+def test_placeholder_rules() -> None:
+    assert is_placeholder("")
+    assert is_placeholder(GIF_1X1)
+    assert is_placeholder("https://x.example/img/blank.gif?v=2")
+    assert is_placeholder("data:image/png;base64," + "A" * 600, has_alternative=True)
+    assert not is_placeholder("data:image/png;base64," + "A" * 600)
+    assert not is_placeholder("https://x.example/img/loading-dock.jpg")
+
+
+def test_pick_from_srcset() -> None:
+    assert pick_from_srcset("a.jpg 100w, b.jpg 1600w, c.jpg 1601w") == "b.jpg"
+    assert pick_from_srcset("a.jpg 2000w, b.jpg 1800w") == "b.jpg"
+    assert pick_from_srcset("a.jpg, b.jpg 2x") == "a.jpg"
+    assert pick_from_srcset(" , ") is None
+
+
+# --- Attributes, hidden and dropped parts ---
+
+
+def test_only_allowed_attributes_survive() -> None:
+    (block,) = _blocks(
+        '<body><p id="p1" class="lead" style="color:red" dir="RTL" lang="ar" onclick="x()">'
+        '<abbr title="HyperText" data-x="1">HTML</abbr> <time datetime="2024-01-02" '
+        'class="t">Jan 2</time> <span class="s">plain</span> <q cite="/src">q</q>'
+        '<font color="red">red</font></p></body>'
+    )
+    tree = _parse(block)
+    p = tree.find(".//p")
+    assert dict(p.attrib) == {"dir": "rtl", "lang": "ar"}
+    assert [el.tag for el in tree.iterdescendants()] == ["p", "abbr", "time", "q"]
+    assert dict(tree.find(".//abbr").attrib) == {"title": "HyperText"}
+    assert dict(tree.find(".//time").attrib) == {"datetime": "2024-01-02"}
+    assert tree.find(".//q").attrib == {}
+    assert block.text == "HTML Jan 2 plain qred"
+
+
+def test_control_characters_do_not_break_the_build() -> None:
+    blocks = _blocks(
+        "<body><div>loose\x01 text<br></div><p title='t' dir='rtl\x02'>a\x0bb<br>c</p>"
+        "<pre>\n\nx\x01</pre><img src='/a\x01.jpg' alt='\x01'>"
+        "<p><b>bold\x04</b> <a href='/b\x02'>link\x03</a></p></body>"
+    )
+    assert [block.text for block in blocks] == ["loose text", "ab\nc", "x", "bold link"]
+    assert _parse(blocks[1]).find(".//p").get("dir") == "rtl"
+
+
+def test_hidden_elements_are_left_out() -> None:
+    blocks = _blocks(
+        '<body><p hidden>secret</p><div style="display: none"><p>gone</p></div>'
+        '<p>shown <span style="visibility:hidden">not</span>text</p></body>'
+    )
+    assert [block.text for block in blocks] == ["shown text"]
+
+
+def test_dropped_elements_are_left_out_and_their_tails_kept() -> None:
+    blocks = _blocks(
+        '<body><div><p>keep</p><div class="ad"><p>advert</p></div>'
+        '<p>also <span class="share">share!</span>kept</p>loose tail</div></body>',
+        drop=('//div[@class="ad"]', '//span[@class="share"]'),
+    )
+    assert [block.text for block in blocks] == ["keep", "also kept", "loose tail"]
+
+
+def test_scripts_styles_forms_and_media_are_removed() -> None:
+    (block,) = _blocks(
+        "<body><p>a<script>evil()</script><style>p{}</style>b<button>Click</button>"
+        "<input value='v'><select><option>o</option></select><iframe src='/f'></iframe>"
+        "<video src='/v.mp4'>fallback</video><svg><text>svg text</text></svg>"
+        "<object data='/o'></object>c</p></body>"
+    )
+    assert block.text == "abc"
+    assert [el.tag for el in _parse(block).iterdescendants()] == ["p"]
+
+
+def test_xss_sample_is_neutralised() -> None:
+    blocks = _blocks(
+        '<body><p><img src=x onerror=alert(1)><a href="javascript:alert(1)">x</a>'
+        "<svg onload=alert(1)></p></body>"
+    )
+    for block in blocks:
+        _assert_clean(block)
+        tree = _parse(block)
+        assert not [el for el in tree.iter() if any(n.startswith("on") for n in el.attrib)]
+        assert not [el for el in tree.iter() if el.tag == "svg"]
+        urls = [value for el in tree.iter() for value in el.attrib.values()]
+        assert not [url for url in urls if "javascript" in url.lower()]
+    assert plain_text(blocks) == "x"
+
+
+def test_second_lock_filters_data_urls_and_srcset() -> None:
+    assert _nh3_attribute_filter("a", "href", "data:text/html,x") is None
+    assert _nh3_attribute_filter("img", "src", "data:text/html,x") is None
+    assert _nh3_attribute_filter("img", "src", "data:image/png;base64,AA") is not None
+    assert _nh3_attribute_filter("img", "srcset", "javascript:alert(1) 1x") is None
+    assert _nh3_attribute_filter("a", "href", "https://x.example/") == "https://x.example/"
+
+
+def test_xss_payload_corpus_is_neutralised() -> None:
+    corpus = SHARED / "corpora" / "xss" / "xss-payload-list.txt"
+    if not corpus.exists():
+        pytest.skip(f"{corpus} is not here")
+    lines = corpus.read_text("utf-8").splitlines()
+    for start in range(0, len(lines), 400):
+        chunk = lines[start : start + 400]
+        page = "".join(
+            f"<p>{line}</p><p><a href='{line}'>l</a><img alt='{line}' src='{line}'></p>"
+            for line in chunk
+        )
+        for block in _blocks(f"<body><div>{page}</div></body>"):
+            _assert_clean(block)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "<div>",
+                "</div>",
+                "<p>",
+                "</p>",
+                "<span>",
+                "</span>",
+                "<a href='/x'>",
+                "</a>",
+                "<ul>",
+                "<li>",
+                "</ul>",
+                "<table>",
+                "<tr>",
+                "<td>",
+                "</table>",
+                "<pre>\n x",
+                "</pre>",
+                "<h1>",
+                "</h1>",
+                "<img src='/i.png'>",
+                "<br>",
+                "<br>",
+                "text ",
+                "<b>",
+                "</b>",
+                "<blockquote>",
+                "<figure>",
+                "<figcaption>",
+                "<noscript>",
+                "<svg onload=x>",
+                "<script>x()</script>",
+                "<div hidden>",
+                "<dl><dt>",
+                "<dd>",
+                " ",
+                "&amp;",
+                "<select>",
+                "<form>",
+                "<hr>",
+                "<img data-src='j.jpg'>",
+            ]
+        ),
+        max_size=60,
+    )
+)
+def test_any_markup_gives_clean_blocks(parts: list[str]) -> None:
+    blocks = _blocks("<body>" + "".join(parts) + "</body>")
+    for block in blocks:
+        _assert_clean(block)
+        assert block.kind in ALLOWED_TAGS
+        assert block.text or block.kind == "hr" or _parse(block).find(".//img") is not None
+
+
+# --- Deep trees ---
+
+
+def test_100000_nested_divs_are_walked_without_recursion() -> None:
+    doc = _doc("<html><body><div id='top'>start</div></body></html>")
+    top = doc.get_element_by_id("top")
+    chain = [top]  # holding every level keeps lxml's proxy bookkeeping linear
+    for _ in range(100_000):
+        chain.append(etree.SubElement(chain[-1], "div"))
+    etree.SubElement(chain[-1], "p").text = "deep text"
+    blocks = build_blocks([top], base_url=BASE)
+    assert [block.text for block in blocks] == ["start", "deep text"]
+
+
+def test_deep_nesting_inside_a_block_is_flattened() -> None:
+    doc = _doc("<html><body><blockquote id='q'></blockquote></body></html>")
+    quote = doc.get_element_by_id("q")
+    chain = [quote]
+    for index in range(20_000):
+        chain.append(etree.SubElement(chain[-1], "b" if index % 2 else "div"))
+    chain[-1].text = "bottom"
+    (block,) = build_blocks([quote], base_url=BASE)
+    assert block.text == "bottom"
+    depth = max(len(list(el.iterancestors())) for el in _parse(block).iter())
+    assert depth <= 40
+
+
+# --- Plain text, words, reading time ---
+
+
+def test_plain_text_layout() -> None:
+    blocks = _blocks(
+        "<body><h2>Heading</h2><p>First   paragraph\n with  spaces.</p>"
+        "<ul><li>one</li><li>two</li></ul>"
+        "<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>"
+        "<pre>x = 1\n  y = 2</pre></body>"
+    )
+    assert plain_text(blocks) == (
+        "Heading\n\nFirst paragraph with spaces.\n\none\ntwo\n\na\tb\n1\t2\n\nx = 1\n  y = 2"
+    )
+
+
+def test_word_count() -> None:
+    assert word_count("") == 0
+    assert word_count("  The cat's 2 hats — on!  ") == 6
+    assert word_count("كتب الولد الدرس") == 3
+    assert word_count("日本語 text") == 4
+
+
+def test_reading_minutes() -> None:
+    assert reading_minutes(0) == 0
+    assert reading_minutes(1) == 1
+    assert reading_minutes(230) == 1
+    assert reading_minutes(231) == 2
+    assert reading_minutes(1000, wpm=100) == 10
+
+
+# --- Real pages ---
+
+
+@pytest.mark.parametrize("file_id", ["0001", "0002", "0003", "0010", "0042"])
+def test_real_pages_give_clean_blocks(file_id: str) -> None:
+    path = SHARED / "datasets" / "wcxb-dev" / "html" / f"{file_id}.html.gz"
+    if not path.exists():
+        pytest.skip(f"{path} is not here")
+    doc = lxml.html.document_fromstring(gzip.decompress(path.read_bytes()))
+    blocks = build_blocks([doc.body], base_url="https://site.example/a/b.html")
+    assert len(blocks) > 5
+    for block in blocks:
+        _assert_clean(block)

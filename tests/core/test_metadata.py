@@ -1,0 +1,329 @@
+"""Tests for addon.core.metadata on hand-written pages and real wcxb-dev pages."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import lxml.html
+import pytest
+
+from addon.core.metadata import PageMeta, iso_date, normalise_lang, read_metadata
+
+SHARED = Path(__file__).resolve().parents[3] / "shared"
+WCXB = SHARED / "datasets" / "wcxb-dev"
+
+
+def _meta(html: str, **limits: int) -> PageMeta:
+    return read_metadata(lxml.html.document_fromstring(html), **limits)
+
+
+def _ld(*objects: object) -> str:
+    return "".join(
+        f'<script type="application/ld+json">{json.dumps(obj)}</script>' for obj in objects
+    )
+
+
+# --- title, og:title, description, base ---
+
+
+def test_empty_page() -> None:
+    assert _meta("<p>text</p>") == PageMeta(
+        title="",
+        og_title=None,
+        ld_headline=None,
+        byline=None,
+        published=None,
+        site_name=None,
+        description=None,
+        lang=None,
+        dir=None,
+        base_href=None,
+    )
+
+
+def test_title_collapses_whitespace_and_skips_svg_titles() -> None:
+    html = (
+        "<html><head><title>\n  Rain   due\ttoday | Gazette </title></head>"
+        "<body><svg><title>icon</title></svg></body></html>"
+    )
+    assert _meta(html).title == "Rain due today | Gazette"
+    assert _meta("<body><svg><title>icon</title></svg><p>x</p></body>").title == ""
+
+
+def test_open_graph_and_description() -> None:
+    meta = _meta(
+        '<head><meta property="og:title" content=" Rain due  today ">'
+        '<meta property="og:description" content="OG text">'
+        '<meta name="description" content="Plain text"></head>'
+    )
+    assert meta.og_title == "Rain due today"
+    assert meta.description == "Plain text"
+    assert _meta('<meta name="twitter:description" content="T">').description == "T"
+
+
+def test_base_href() -> None:
+    html = '<head><base target="_top"><base href=" https://example.org/a/ "></head>'
+    assert _meta(html).base_href == "https://example.org/a/"
+    assert _meta('<base href="">').base_href is None
+
+
+# --- JSON-LD ---
+
+
+def test_ld_headline_prefers_article_over_webpage() -> None:
+    html = _ld(
+        {
+            "@context": "https://schema.org",
+            "@graph": [
+                {"@type": "WebPage", "name": "Rain due today - Gazette"},
+                {"@type": ["NewsArticle"], "headline": "Rain due today"},
+            ],
+        }
+    )
+    assert _meta(html).ld_headline == "Rain due today"
+
+
+def test_ld_headline_falls_back_to_webpage_name() -> None:
+    html = _ld({"@type": "http://schema.org/WebPage", "name": "About us"})
+    assert _meta(html).ld_headline == "About us"
+
+
+def test_ld_author_list_and_html_escapes() -> None:
+    html = _ld(
+        {
+            "@type": "BlogPosting",
+            "author": [
+                {"@type": "Person", "name": "Maria &amp; Katerina"},
+                "Sam Patel",
+                {"@type": "Person", "name": "Sam Patel"},
+            ],
+        }
+    )
+    assert _meta(html).byline == "Maria & Katerina, Sam Patel"
+
+
+def test_ld_author_reference_into_graph() -> None:
+    html = _ld(
+        {
+            "@graph": [
+                {"@type": "Article", "author": {"@id": "#kim"}, "headline": "H"},
+                {"@type": "Person", "@id": "#kim", "name": "Jo Kim"},
+            ]
+        }
+    )
+    assert _meta(html).byline == "Jo Kim"
+
+
+def test_ld_reference_cycle_ends() -> None:
+    html = _ld({"@type": "Article", "@id": "#a", "author": {"@id": "#a"}})
+    assert _meta(html).byline is None
+
+
+def test_invalid_json_ld_is_ignored() -> None:
+    html = (
+        '<script type="application/ld+json">{"@type": "Article", "headline": </script>'
+        '<script type="application/ld+json">'
+        + "[" * 100_000
+        + "]" * 100_000
+        + "</script>"
+        + _ld({"@type": "Article", "headline": "Valid one"})
+    )
+    assert _meta(html).ld_headline == "Valid one"
+
+
+def test_json_ld_in_comment_with_control_characters() -> None:
+    html = (
+        '<script type="application/ld+json">\n<!--\n'
+        '{"@type": "Article", "headline": "Line\none"};\n-->\n</script>'
+    )
+    assert _meta(html).ld_headline == "Line one"
+
+
+def test_oversized_json_ld_is_skipped() -> None:
+    html = _ld({"@type": "Article", "headline": "Big", "pad": "x" * 500})
+    assert _meta(html).ld_headline == "Big"
+    assert _meta(html, max_ld_json_chars=100).ld_headline is None
+
+
+def test_other_script_types_are_not_json_ld() -> None:
+    html = '<script type="application/json">{"@type": "Article", "headline": "No"}</script>'
+    assert _meta(html).ld_headline is None
+
+
+# --- byline ---
+
+
+def test_byline_from_meta_author_strips_by() -> None:
+    assert _meta('<meta name="author" content="By Jane Doe">').byline == "Jane Doe"
+
+
+def test_article_author_url_is_not_a_byline() -> None:
+    html = (
+        '<meta property="article:author" content="https://www.facebook.com/Gazette/">'
+        '<meta name="sailthru.author" content="The Gazette Team">'
+    )
+    assert _meta(html).byline == "The Gazette Team"
+
+
+def test_byline_from_rel_author() -> None:
+    html = '<p>Posted by <a rel="nofollow author" href="/u/1">Ann Lee</a></p>'
+    assert _meta(html).byline == "Ann Lee"
+
+
+def test_byline_from_itemprop_author_name() -> None:
+    html = (
+        '<div itemprop="author" itemscope><img src="a.png">'
+        '<span itemprop="name"> Bo  Chen </span><span>Staff writer</span></div>'
+        '<div itemprop="author"><span itemprop="name">Second Poster</span></div>'
+    )
+    assert _meta(html).byline == "Bo Chen"
+
+
+def test_too_long_byline_is_rejected() -> None:
+    html = f'<meta name="author" content="{"word " * 60}">'
+    assert _meta(html).byline is None
+
+
+# --- published ---
+
+
+def test_published_prefers_article_published_time() -> None:
+    html = '<meta property="article:published_time" content="2024-03-01T09:30:00+0100">' + _ld(
+        {"@type": "Article", "datePublished": "2020-01-01"}
+    )
+    assert _meta(html).published == "2024-03-01T09:30:00+01:00"
+
+
+def test_published_from_json_ld() -> None:
+    html = _ld({"@type": "NewsArticle", "datePublished": "2023-11-05T07:00Z"})
+    assert _meta(html).published == "2023-11-05T07:00:00Z"
+
+
+def test_published_from_header_time() -> None:
+    html = (
+        '<header><h1>H</h1><time datetime="2022-02-28">28 Feb</time></header>'
+        '<p>Event on <time datetime="2030-01-01">New Year</time></p>'
+    )
+    assert _meta(html).published == "2022-02-28"
+
+
+def test_published_from_itemprop() -> None:
+    html = '<p>Posted <span itemprop="datePublished" content="2021/04/21">21 April</span></p>'
+    assert _meta(html).published == "2021-04-21"
+
+
+def test_unparseable_dates_are_skipped() -> None:
+    html = (
+        '<meta property="article:published_time" content="yesterday">'
+        '<meta name="date" content="2019-02-30">'
+        '<meta name="dc.date" content="2019-02-28">'
+    )
+    assert _meta(html).published == "2019-02-28"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2025-09-04", "2025-09-04"),
+        (" 2025-09-04T12:50:36+00:00 ", "2025-09-04T12:50:36+00:00"),
+        ("2025-09-04 12:50", "2025-09-04T12:50:00"),
+        ("2025-09-04T12:50:36.123Z", "2025-09-04T12:50:36Z"),
+        ("2025/09/04", "2025-09-04"),
+        ("2025-09-04T25:00:00", "2025-09-04"),
+        ("2024-02-29", "2024-02-29"),
+        ("2023-02-29", None),
+        ("2025-13-01", None),
+        ("0000-00-00", None),
+        ("0001-01-01T00:00:00", None),
+        ("September 4, 2025", None),
+        ("", None),
+    ],
+)
+def test_iso_date(value: str, expected: str | None) -> None:
+    assert iso_date(value) == expected
+
+
+# --- site name, language, direction ---
+
+
+def test_site_name_sources_in_order() -> None:
+    publisher = _ld({"@type": "Article", "publisher": {"@type": "Organization", "name": "Pub"}})
+    app = '<meta name="application-name" content="App">'
+    assert _meta('<meta property="og:site_name" content="OG">' + publisher).site_name == "OG"
+    assert _meta(publisher + app).site_name == "Pub"
+    assert _meta(_ld({"@type": "WebSite", "name": "Site"}) + app).site_name == "Site"
+    assert _meta(app).site_name == "App"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("en", "en"),
+        ("EN-us", "en-US"),
+        ("pt_br", "pt-BR"),
+        ("zh-hant-tw", "zh-Hant-TW"),
+        ("es-419", "es-419"),
+        ("de-CH-1996", "de-CH-1996"),
+        ("en-US, fr", "en-US"),
+        ("{{lang}}", None),
+        ("English", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_normalise_lang(value: str | None, expected: str | None) -> None:
+    assert normalise_lang(value) == expected
+
+
+def test_lang_sources() -> None:
+    assert _meta('<html lang="PT-br"><p>x</p></html>').lang == "pt-BR"
+    assert _meta('<html xml:lang="fr-ca"><p>x</p></html>').lang == "fr-CA"
+    html = '<html lang=""><head><meta http-equiv="Content-Language" content="de-AT"></head></html>'
+    assert _meta(html).lang == "de-AT"
+    assert _meta('<meta property="og:locale" content="en_GB">').lang == "en-GB"
+
+
+def test_dir_from_html_or_body() -> None:
+    assert _meta('<html dir="RTL"><body><p>x</p></body></html>').dir == "rtl"
+    assert _meta('<html><body dir="rtl"><p>x</p></body></html>').dir == "rtl"
+    assert _meta('<html dir="auto"><body dir="ltr"><p>x</p></body></html>').dir == "ltr"
+    assert _meta('<html dir="auto"><body><p dir="rtl">x</p></body></html>').dir is None
+
+
+def test_persian_page_states_lang_but_no_dir() -> None:
+    path = SHARED / "corpora" / "encodings" / "persian_utf-8_no-dir.html"
+    root = lxml.html.document_fromstring(path.read_bytes().decode("utf-8"))
+    meta = read_metadata(root)
+    assert (meta.lang, meta.dir) == ("fa", None)
+    assert meta.title.startswith("بازگشایی پل تاریخی اصفهان")
+
+
+# --- real pages (wcxb-dev), compared with their ground truth ---
+
+
+def _wcxb(file_id: str) -> tuple[PageMeta, dict[str, str]]:
+    raw = gzip.decompress((WCXB / "html" / f"{file_id}.html.gz").read_bytes())
+    root = lxml.html.document_fromstring(raw, parser=lxml.html.HTMLParser(encoding="utf-8"))
+    truth = json.loads((WCXB / "ground-truth" / f"{file_id}.json").read_text("utf-8"))
+    return read_metadata(root), truth["ground_truth"]
+
+
+@pytest.mark.parametrize(
+    ("file_id", "site_name"),
+    [
+        ("0035", "Camels & Chocolate"),  # JSON-LD @graph, author by @id reference
+        ("0003", None),  # JSON-LD author with degrees, JSON-LD datePublished
+        ("0046", "The Motley Fool"),  # <meta name=author>, article:published_time
+        ("0566", "Server Fault"),  # microdata itemprop=author, itemprop=datePublished
+    ],
+)
+def test_wcxb_pages_match_ground_truth(file_id: str, site_name: str | None) -> None:
+    meta, truth = _wcxb(file_id)
+    assert meta.byline == truth["author"]
+    assert meta.published is not None
+    assert meta.published[:10] == truth["publish_date"]
+    assert meta.site_name == site_name
+    assert meta.lang is not None and meta.lang.startswith("en")
+    assert meta.title.startswith(truth["title"])

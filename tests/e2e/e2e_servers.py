@@ -1,0 +1,213 @@
+"""The servers of the end-to-end tests: a local origin and a real `plainview proxy` process."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+DATASET = Path(__file__).resolve().parents[3] / "shared/datasets/wcxb-dev"
+# A plain article page of the dataset (CDC, "Healthy Eating Tips").
+ARTICLE_ID = "0074"
+# How long the proxy may take to start listening (it imports mitmproxy, makes a CA).
+START_TIMEOUT = 60.0
+# Seconds one page may take in the proxy under test.
+PAGE_BUDGET = 30
+
+
+class ProxyFailed(Exception):
+    """The proxy process exited or never listened."""
+
+
+@dataclass(frozen=True)
+class Resource:
+    """One thing the origin serves: body and headers."""
+
+    body: bytes
+    headers: tuple[tuple[str, str], ...]
+    status: int = 200
+
+
+def article_html() -> bytes:
+    """Return the dataset's article page as it was served."""
+    return gzip.decompress((DATASET / "html" / f"{ARTICLE_ID}.html.gz").read_bytes())
+
+
+def resources() -> dict[str, Resource]:
+    """Return what the origin serves, by path."""
+    html = article_html()
+    page = (("Content-Type", "text/html; charset=utf-8"), ("Set-Cookie", "visit=1; Path=/"))
+    return {
+        "/article.html": Resource(html, page),
+        "/original/article.html": Resource(html, page),
+        "/gzip/article.html": Resource(gzip.compress(html), (*page, ("Content-Encoding", "gzip"))),
+        "/image.png": Resource(
+            b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 64, (("Content-Type", "image/png"),)
+        ),
+        "/style.css": Resource(b"body { color: #123456; }\n" * 50, (("Content-Type", "text/css"),)),
+        "/data.json": Resource(
+            b'{"items": [1, 2, 3], "html": "<p>not a page</p>"}',
+            (("Content-Type", "application/json"),),
+        ),
+        "/download.html": Resource(
+            html,
+            (
+                ("Content-Type", "text/html"),
+                ("Content-Disposition", 'attachment; filename="page.html"'),
+            ),
+        ),
+    }
+
+
+@dataclass
+class OriginServer:
+    """A running origin: its base URL, what it serves, and every request path it got."""
+
+    base: str
+    served: dict[str, Resource]
+    paths: list[str] = field(default_factory=list)
+
+    def url(self, path: str) -> str:
+        """Return the absolute URL of a path on this origin."""
+        return self.base + path
+
+
+def _handler(origin: OriginServer) -> type[BaseHTTPRequestHandler]:
+    """Return a request handler class serving the origin's resources."""
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self) -> None:
+            origin.paths.append(self.path)
+            resource = origin.served.get(self.path.split("?", 1)[0])
+            if resource is None:
+                resource = Resource(b"not found", (("Content-Type", "text/plain"),), 404)
+            self.send_response(resource.status)
+            for name, value in resource.headers:
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(resource.body)))
+            self.end_headers()
+            self.wfile.write(resource.body)
+
+        def log_message(self, format: str, *args: object) -> None:
+            """Keep the test output quiet."""
+
+    return Handler
+
+
+@contextmanager
+def serve_origin() -> Iterator[OriginServer]:
+    """Serve an article page, an image, CSS, JSON and a download on 127.0.0.1."""
+    origin = OriginServer("", resources())
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(origin))
+    origin.base = f"http://127.0.0.1:{server.server_address[1]}"
+    # A short poll interval lets shutdown() return quickly.
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    try:
+        yield origin
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def free_port() -> int:
+    """Return a TCP port that is free on 127.0.0.1 right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def listening(port: int) -> bool:
+    """Tell whether something accepts connections on 127.0.0.1:port."""
+    with socket.socket() as probe:
+        probe.settimeout(1.0)
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+@dataclass
+class ProxyProcess:
+    """A running `plainview proxy`: where it listens and where its files are."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    config: Path
+    confdir: Path
+    log: Path
+
+    @property
+    def address(self) -> str:
+        """Return "127.0.0.1:port"."""
+        return f"127.0.0.1:{self.port}"
+
+    @property
+    def ca_file(self) -> Path:
+        """Return the CA certificate (PEM) the proxy signs HTTPS sites with."""
+        return self.confdir / "mitmproxy-ca-cert.pem"
+
+    @property
+    def secret(self) -> str:
+        """Return the per-install token the settings forms carry."""
+        return (self.config.parent / "secret-token").read_text().strip()
+
+
+def wait_until_listening(proxy: ProxyProcess, timeout: float = START_TIMEOUT) -> None:
+    """Poll the port until the proxy accepts connections; raise if it exits first."""
+    deadline = time.monotonic() + timeout
+    while not listening(proxy.port):
+        try:
+            # Waiting on the process doubles as the pause between polls.
+            code: int | None = proxy.process.wait(timeout=0.1)
+        except subprocess.TimeoutExpired:
+            code = None
+        if code is not None:
+            raise ProxyFailed(f"plainview proxy exited with {code}:\n{proxy.log.read_text()}")
+        if time.monotonic() > deadline:
+            raise ProxyFailed(f"plainview proxy did not listen within {timeout} s")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop a process we started: terminate, then kill if it lingers."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@contextmanager
+def run_proxy(home: Path, *extra: str) -> Iterator[ProxyProcess]:
+    """Run `plainview proxy` on a free port with its config and a fresh CA under `home`."""
+    config, confdir, log = home / "config" / "config.toml", home / "mitmproxy", home / "proxy.log"
+    port = free_port()
+    command = [
+        sys.executable, "-m", "addon.cli", "proxy",
+        "--listen-port", str(port), "--config", str(config), "--set", f"confdir={confdir}",
+        # A generous page budget: the first pages meet workers still starting on a busy
+        # machine; the timeout itself is covered by the unit tests.
+        "--set", f"plainview_timeout={PAGE_BUDGET}",
+        *extra,
+    ]  # fmt: skip
+    # The proxy itself must connect to the origin directly.
+    env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy")}
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=home)
+    proxy = ProxyProcess(process, port, config, confdir, log)
+    try:
+        wait_until_listening(proxy)
+        yield proxy
+    finally:
+        stop(process)
