@@ -96,12 +96,46 @@ def test_reader_page_structure() -> None:
     assert root.xpath("//title")[0].text == "Rivers <rise> & fall"
 
 
+def headings(blocks: tuple[Block, ...]) -> list[tuple[str, str]]:
+    """Render blocks and return (tag, text) of each heading in the article."""
+    root = parse(render_reader(article(blocks=blocks), URL, PageStyle(), LINKS))
+    found = root.xpath("//article//*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5]")
+    return [(el.tag, el.text_content()) for el in found]
+
+
+def h(level: int, text: str) -> Block:
+    """Return a heading block."""
+    return Block(f"h{level}", f'<h{level} id="x{level}">{text}</h{level}>', text)
+
+
+def test_content_headings_start_at_h2_and_never_skip() -> None:
+    blocks = (h(3, "A"), Block("p", "<p>t</p>", "t"), h(5, "B"), h(4, "C"), h(3, "D"))
+    assert headings(blocks) == [
+        ("h1", "Rivers <rise> & fall"),
+        ("h2", "A"),
+        ("h3", "B"),
+        ("h3", "C"),
+        ("h2", "D"),
+    ]
+
+
+def test_a_repeated_h1_in_the_content_becomes_h2() -> None:
+    assert headings((h(1, "Again"), h(2, "Sub"))) == [
+        ("h1", "Rivers <rise> & fall"),
+        ("h2", "Again"),
+        ("h3", "Sub"),
+    ]
+    root = parse(render_reader(article(blocks=(h(1, "Again"),)), URL, PageStyle(), LINKS))
+    assert len(root.findall(".//h1")) == 1
+    assert root.xpath("//article//h2/@id") == ["x1"]
+
+
 def test_reader_page_shows_byline_date_site_and_reading_time() -> None:
     root = parse(render_reader(article(), URL, PageStyle(), LINKS))
     meta = root.xpath("//p[@class='meta']")[0]
     assert [span.text_content() for span in meta.findall("span")] == [
         "Ada Writer",
-        "2024-05-06T10:00:00Z",
+        "2024-05-06",
         "News Example",
         "4 min read",
     ]

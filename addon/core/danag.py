@@ -96,7 +96,8 @@ def select_lines(
 
 def select_lines_r2l(t1: Sequence[int], t2: Sequence[int]) -> list[int]:
     """Keep each line whose right-to-left content outweighs its ASCII code (R2L, §4.4)."""
-    return [index for index, (content, code) in enumerate(zip(t1, t2, strict=True)) if content > code]
+    pairs = enumerate(zip(t1, t2, strict=True))
+    return [index for index, (content, code) in pairs if content > code]
 
 
 def _last_line(regions: Sequence[Region]) -> int:

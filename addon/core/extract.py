@@ -106,7 +106,8 @@ def _extract_tree(
     base_url = urljoin(url or "", meta.base_href) if meta.base_href else url
     blocks = build_blocks(chosen.top, base_url=base_url, drop=chosen.drop)
     clock.lap("output")
-    return _article(blocks, lines, selection, headline, chosen, meta, url, params, clock)
+    found = _Found(lines, selection, headline, chosen, meta)
+    return _article(blocks, found, url=url, params=params, clock=clock)
 
 
 def run_danag(lines: Sequence[Line], params: DanagParams) -> Selection:
@@ -116,33 +117,48 @@ def run_danag(lines: Sequence[Line], params: DanagParams) -> Selection:
     if not params.use_regions:
         return Selection([a - b for a, b in zip(t1, t2, strict=True)], [], select_lines_r2l(t1, t2))
     return select_lines(
-        t1, t2, smoothing=params.smoothing, gap=params.gap, gap_in_text_lines=params.gap_in_text_lines
+        t1,
+        t2,
+        smoothing=params.smoothing,
+        gap=params.gap,
+        gap_in_text_lines=params.gap_in_text_lines,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """What the stages found on one page, for assembling the Article."""
+
+    lines: Sequence[Line]
+    selection: Selection
+    headline: Headline | None
+    chosen: Chosen
+    meta: PageMeta
 
 
 def _article(
     blocks: tuple[Block, ...],
-    lines: Sequence[Line],
-    selection: Selection,
-    headline: Headline | None,
-    chosen: Chosen,
-    meta: PageMeta,
+    found: _Found,
+    *,
     url: str | None,
     params: ExtractParams,
     clock: _Clock,
 ) -> Article | Skip:
     """Assemble the Article from the chosen blocks and the page's metadata."""
+    lines, selection, headline, meta = found.lines, found.selection, found.headline, found.meta
     text = plain_text(blocks)
     if len(text) < params.min_text_chars:
         return Skip("no main content found: the chosen region has no text")
     title = headline.text if headline else (meta.og_title or meta.title)
-    headline_line = line_of(lines, headline.element) if headline and headline.element is not None else None
+    headline_line = None
+    if headline is not None and headline.element is not None:
+        headline_line = line_of(lines, headline.element)
     diagnostics = Diagnostics(
         t1=tuple(line.t1 for line in lines),
         t2=tuple(line.t2 for line in lines),
         diff=tuple(selection.diff),
         regions=tuple(selection.regions),
-        selected=tuple(chosen.lines),
+        selected=tuple(found.chosen.lines),
         headline_line=headline_line,
         line_tags=tuple(line.tag for line in lines),
         params=_flat_params(params),

@@ -107,6 +107,7 @@ class _LineBuilder:
 
     def __init__(self, root: HtmlElement, params: DanagParams) -> None:
         self.params = params
+        self.attribute_cap = params.max_attribute_chars
         self.lines: list[Line] = []
         self.owners: list[HtmlElement] = [root]
         self.pending = _Pending(root)
@@ -122,7 +123,7 @@ class _LineBuilder:
         if tag == "a":
             self.start_anchor(element, walker)
             return
-        self.pending.code += tag_code_chars(element, max_attribute_chars=self.params.max_attribute_chars)
+        self.pending.code += tag_code_chars(element, max_attribute_chars=self.attribute_cap)
         self.add_text(element.text)
 
     def start_anchor(self, element: HtmlElement, walker: etree.iterwalk) -> None:
@@ -131,7 +132,7 @@ class _LineBuilder:
             walker.skip_subtree()
             return
         if self.params.filter == 0:
-            self.pending.code += tag_code_chars(element, max_attribute_chars=self.params.max_attribute_chars)
+            self.pending.code += tag_code_chars(element, max_attribute_chars=self.attribute_cap)
         else:
             self.pending.code += anchor_code_chars(
                 len(element.text_content()),

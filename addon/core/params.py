@@ -82,7 +82,7 @@ class TitleParams:
 
 
 @dataclass(frozen=True, slots=True)
-class ExtendParams:  # noqa: PLR0902 - one documented switch per extension
+class ExtendParams:
     """Plainview's extensions on top of AdDANAg; all off in the paper variant."""
 
     # Output the smallest DOM subtree enclosing the headline and the main region.
@@ -127,6 +127,8 @@ PAPER = ExtractParams(algorithm="addanag-paper")
 ALGORITHMS: dict[str, ExtractParams] = {
     "addanag-paper": PAPER,
     "danag": replace(PAPER, algorithm="danag", danag=DanagParams(filter=0)),
+    "danag-filter1": replace(PAPER, algorithm="danag-filter1", danag=DanagParams(filter=1)),
+    "danag-filter2": replace(PAPER, algorithm="danag-filter2", danag=DanagParams(filter=2)),
     "dana": replace(PAPER, algorithm="dana", danag=DanagParams(filter=0, counting="r2l")),
     "r2l": replace(
         PAPER, algorithm="r2l", danag=DanagParams(filter=0, counting="r2l", use_regions=False)

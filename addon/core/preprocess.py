@@ -14,7 +14,10 @@ _PREMATURE_END = re.compile(r"</(?:body|html)\s*>", re.IGNORECASE)
 # libxml2 refuses to nest deeper than 2048 elements and drops what lies
 # deeper; browsers stop nesting at 512. Long runs of bare opening tags (the
 # shape of such pages) are folded into one so the text inside survives.
-_OPEN_TAG_RUN = re.compile(r"(?:<(div|span|section|article|font|b|i|table|tr|td|ul|li)\b[^<>]{0,200}>\s*){256,}", re.IGNORECASE)
+_OPEN_TAG_RUN = re.compile(
+    r"(?:<(div|span|section|article|font|b|i|table|tr|td|ul|li)\b[^<>]{0,200}>\s*){256,}",
+    re.IGNORECASE,
+)
 
 # An XML declaration in a str makes lxml refuse to parse; we hand lxml UTF-8
 # bytes instead, so the declaration must not claim another encoding.
@@ -31,14 +34,14 @@ NEVER_CONTENT = (
     "base",
     "head",
     "object",
-    "embed",
-    "param",
     "applet",
     "frameset",
     "frame",
     "noembed",
     "title",
 )
+
+UNKNOWN_VOIDS = ("embed", "param", "source", "track", "wbr", "keygen")
 
 # Page furniture that Plainview's extended variant removes outside <article>.
 CHROME = ("nav", "aside", "footer", "header")
@@ -85,6 +88,9 @@ def drop_non_content(
 ) -> None:
     """Remove scripts, styles, templates, hidden elements and empty noscripts in place."""
     etree.strip_elements(root, *NEVER_CONTENT, with_tail=False)
+    # libxml2 does not know <embed>, <param> and <source> as empty elements and
+    # nests the following text inside them: keep the text, drop the tags.
+    etree.strip_tags(root, *UNKNOWN_VOIDS)
     unwrap_noscript(root, min_chars=noscript_min_chars)
     drop_hidden(root, max_share=max_drop_share)
 

@@ -85,7 +85,9 @@ def _lines_within(lines: Sequence[Line], top: HtmlElement, max_share: float) -> 
     ]
 
 
-def _unkept_elements(lines: Sequence[Line], kept: Iterable[int], top: HtmlElement) -> set[HtmlElement]:
+def _unkept_elements(
+    lines: Sequence[Line], kept: Iterable[int], top: HtmlElement
+) -> set[HtmlElement]:
     """Return the line elements inside `top` that hold no kept line at all."""
     holding: set[HtmlElement] = set()
     for index in kept:

@@ -255,7 +255,7 @@ def test_single_column_layout_table_is_flattened() -> None:
     assert blocks[2].text == "Loose cell text"
 
 
-def test_layout_table_tests() -> None:
+def test_layout_table_detection() -> None:
     def table(html: str) -> HtmlElement:
         found = _doc(f"<body>{html}</body>").find(".//table")
         assert found is not None
