@@ -1,0 +1,258 @@
+"""End to end in a real browser: headless Chromium through a real `plainview proxy` process."""
+
+from __future__ import annotations
+
+import gzip
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urlencode
+
+import pytest
+from e2e_servers import DATASET, OriginServer, ProxyProcess, Resource
+from playwright.sync_api import (
+    BrowserContext,
+    ConsoleMessage,
+    Dialog,
+    Page,
+    Playwright,
+    Response,
+    sync_playwright,
+)
+
+from addon.core.extract import extract
+from addon.core.result import Article
+
+pytestmark = pytest.mark.e2e
+
+# Opens Chromium through the proxy; keyword arguments are Playwright context options.
+OpenBrowser = Callable[..., AbstractContextManager[BrowserContext]]
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+ARTIFACTS = ROOT / "tests" / "artifacts"
+ENCODINGS = DATASET.parents[1] / "corpora" / "encodings"
+# Dataset articles whose extraction gives their real headline (checked by hand).
+ARTICLE_IDS = ("0074", "0020", "0060")
+RTL_PAGES = ("arabic_utf-8_rtl.html", "persian_utf-8_no-dir.html")
+PLAINVIEW_CSP = "default-src 'none'; img-src * data:; style-src 'sha256-"
+# Milliseconds a browser action may wait: above the proxy's own page budget.
+BROWSER_TIMEOUT_MS = 60_000
+# A screenshot of a rendered reader page is far larger than a blank one (a few hundred bytes).
+MIN_SCREENSHOT_BYTES = 10_000
+# How Chromium's console reports a failed subresource (the broken image, the favicon).
+NETWORK_ERROR = "Failed to load resource: "
+HOSTILE = "document.title='PWNED';console.log('PWNED');alert('PWNED')"
+PARAGRAPHS = "".join(
+    f"<p>The harbour ferry carried its first passengers in months on day {n}, after the "
+    "shipyard replaced the engines, the wheelhouse windows and most of the deck planks. "
+    "Commuters said the crossing was quieter and the boat felt steadier in the swell.</p>"
+    for n in range(1, 9)
+)
+HOSTILE_PAGE = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Harbour ferry returns</title>
+<script>{HOSTILE}</script></head>
+<body><nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<article><h1>Harbour ferry returns after a winter of repairs</h1>
+{PARAGRAPHS}
+<p><img src="x" alt="The ferry at the pier" onerror="{HOSTILE}"></p>
+</article><footer>Contact us</footer></body></html>
+""".encode()
+
+
+def dataset_page(page_id: str) -> bytes:
+    """Return a dataset page as it was served."""
+    return gzip.decompress((DATASET / "html" / f"{page_id}.html.gz").read_bytes())
+
+
+def extracted_title(body: bytes, url: str) -> str:
+    """Return the title the extractor finds for a page."""
+    article = extract(body, url=url, content_type="text/html; charset=utf-8")
+    assert isinstance(article, Article), article
+    return article.title
+
+
+@pytest.fixture(scope="module")
+def origin(origin_server: OriginServer, proxy_process: ProxyProcess) -> OriginServer:
+    """Add the browser tests' pages to the shared origin."""
+    html = (("Content-Type", "text/html; charset=utf-8"),)
+    for page_id in ARTICLE_IDS:
+        origin_server.served[f"/wcxb/{page_id}.html"] = Resource(dataset_page(page_id), html)
+    for name in RTL_PAGES:
+        # A bare type: the charset must come from the page itself.
+        body = (ENCODINGS / name).read_bytes()
+        origin_server.served[f"/rtl/{name}"] = Resource(body, (("Content-Type", "text/html"),))
+    # These short pages are no article for the auto mode; a reader rule asks for the view.
+    add_reader_rule(proxy_process, "/rtl/")
+    for path in ("/hostile.html", "/hostile-original.html"):
+        origin_server.served[path] = Resource(HOSTILE_PAGE, html)
+    return origin_server
+
+
+def add_reader_rule(proxy: ProxyProcess, path: str) -> None:
+    """Save a rule on the settings page: always the reader view under this path of 127.0.0.1."""
+    form = {"token": proxy.secret, "host": "127.0.0.1", "path": path, "mode": "reader"}
+    request = urllib.request.Request(
+        "http://plainview.proxy/rules",
+        data=urlencode(form).encode(),
+        headers={"Origin": "http://plainview.proxy", "Sec-Fetch-Site": "same-origin"},
+    )
+    address = f"http://{proxy.address}"
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({"http": address}))
+    with opener.open(request, timeout=30) as response:  # follows the 303 to the settings page
+        assert response.status == 200
+        assert path.encode() in response.read()
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    """Run the Playwright driver for this module."""
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture
+def browser(
+    playwright: Playwright, proxy_process: ProxyProcess, tmp_path: Path
+) -> Iterator[OpenBrowser]:
+    """Return a function opening Chromium through the proxy with a fresh profile."""
+
+    @contextmanager
+    def open_browser(**options: Any) -> Iterator[BrowserContext]:
+        profile = tmp_path / f"profile-{len(list(tmp_path.iterdir()))}"
+        context = playwright.chromium.launch_persistent_context(
+            profile,
+            executable_path=CHROMIUM,
+            args=CHROMIUM_ARGS,
+            headless=True,
+            proxy={"server": f"http://{proxy_process.address}"},
+            **options,
+        )
+        context.set_default_timeout(BROWSER_TIMEOUT_MS)
+        try:
+            yield context
+        finally:
+            context.close()
+
+    yield open_browser
+
+
+def open_reader(
+    context: BrowserContext, url: str, *, wait_until: Literal["domcontentloaded", "load"] = "load"
+) -> tuple[Page, Response]:
+    """Open a URL in a new tab and return the tab and the document's response."""
+    page = context.new_page()
+    response = page.goto(url, wait_until=wait_until)
+    assert response is not None
+    assert response.status == 200
+    return page, response
+
+
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    """Run axe-core on the page and return its violations."""
+    page.add_script_tag(path=AXE)
+    result: dict[str, Any] = page.evaluate(
+        "async () => await axe.run(document, {resultTypes: ['violations']})"
+    )
+    return [
+        {
+            "id": v["id"],
+            "impact": v["impact"],
+            "help": v["help"],
+            "nodes": [n["target"] for n in v["nodes"]][:5],
+        }
+        for v in result["violations"]
+    ]
+
+
+@pytest.mark.parametrize("page_id", ARTICLE_IDS)
+def test_chromium_gets_the_reader_view_of_an_article(
+    browser: OpenBrowser, origin: OriginServer, page_id: str
+) -> None:
+    url = origin.url(f"/wcxb/{page_id}.html")
+    title = extracted_title(origin.served[f"/wcxb/{page_id}.html"].body, url)
+    with browser() as context:
+        page, response = open_reader(context, url, wait_until="domcontentloaded")
+        assert response.headers["content-security-policy"].startswith(PLAINVIEW_CSP)
+        headings = page.locator("h1")
+        assert headings.count() == 1
+        assert headings.inner_text().strip() == title
+        assert page.locator("main article").count() == 1
+        assert page.locator("script").count() == 0
+
+
+def test_no_script_of_the_page_runs_in_the_reader_view(
+    browser: OpenBrowser, origin: OriginServer
+) -> None:
+    seen: list[str] = []
+
+    def on_dialog(dialog: Dialog) -> None:
+        seen.append(f"dialog: {dialog.message}")
+        dialog.dismiss()
+
+    def on_console(message: ConsoleMessage) -> None:
+        # The browser's own report of a missing image or favicon is no page script.
+        if not message.text.startswith(NETWORK_ERROR):
+            seen.append(f"console {message.type}: {message.text}")
+
+    with browser() as context:
+        context.on("dialog", on_dialog)
+        context.on("console", on_console)
+        page, response = open_reader(context, origin.url("/hostile.html"))
+        assert response.headers["content-security-policy"].startswith(PLAINVIEW_CSP)
+        assert page.locator("main article p").count() >= 8
+        assert page.title() != "PWNED"
+        assert seen == []
+        # The same page shown as the original runs its script: the listeners do hear it.
+        original, _ = open_reader(context, origin.url("/hostile-original.html?plainview=original"))
+        assert original.title() == "PWNED"
+        assert "dialog: PWNED" in seen
+
+
+@pytest.mark.parametrize(
+    "path",
+    [*(f"/wcxb/{page_id}.html" for page_id in ARTICLE_IDS), *(f"/rtl/{n}" for n in RTL_PAGES)],
+)
+def test_axe_finds_no_violation_in_the_reader_view(
+    browser: OpenBrowser, origin: OriginServer, path: str
+) -> None:
+    # Bypassing the page's CSP lets axe itself in; the reader view carries no script.
+    with browser(bypass_csp=True) as context:
+        page, response = open_reader(context, origin.url(path), wait_until="domcontentloaded")
+        assert response.headers["content-security-policy"].startswith(PLAINVIEW_CSP)
+        if path.startswith("/rtl/"):
+            assert page.evaluate("document.documentElement.dir") == "rtl"
+        assert axe_violations(page) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "path", "scheme"),
+    [
+        ("reader-light", "/wcxb/0074.html", "light"),
+        ("reader-dark", "/wcxb/0074.html", "dark"),
+        ("reader-rtl", f"/rtl/{RTL_PAGES[0]}", "light"),
+    ],
+)
+def test_screenshots_of_reader_views(
+    browser: OpenBrowser, origin: OriginServer, name: str, path: str, scheme: str
+) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    target = ARTIFACTS / f"{name}.png"
+    target.unlink(missing_ok=True)
+    with browser(color_scheme=scheme) as context:
+        page, _ = open_reader(context, origin.url(path), wait_until="domcontentloaded")
+        background = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+        page.screenshot(path=str(target))
+    data = target.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    assert len(data) > MIN_SCREENSHOT_BYTES
+    # The dark scheme must give a dark page, the light one a light page.
+    channels = [int(c) for c in background[background.index("(") + 1 : -1].split(",")[:3]]
+    assert (sum(channels) < 3 * 128) == (scheme == "dark"), background
