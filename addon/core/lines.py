@@ -9,7 +9,7 @@ every line keeps a reference to that element.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -82,36 +82,52 @@ def anchor_code_chars(link_text: int, *, filter: int, placeholder_offset: int = 
 
 def tag_code_chars(element: HtmlElement, *, max_attribute_chars: int | None = None) -> int:
     """Return the length of an element's start and end tag as HTML source."""
-    tag = element.tag
-    size = len(tag) + 2  # <tag>
-    for name, value in element.attrib.items():
-        attribute = len(name) + len(value) + 4  # ` name="value"`
-        size += attribute if max_attribute_chars is None else min(attribute, max_attribute_chars)
-    if tag not in VOID_TAGS:
-        size += len(tag) + 3  # </tag>
+    size = _bare_tag_chars(element.tag)
+    # items() is one C call; the attrib proxy costs more on every element.
+    attributes = element.items()
+    if attributes:
+        size += _attribute_chars(attributes, max_attribute_chars)
     return size
 
 
-@dataclass(slots=True)
-class _Pending:
-    """The line being built: its owner element and what has been counted so far."""
+def _bare_tag_chars(tag: str) -> int:
+    """Return the length of `<tag>` plus `</tag>` (none for a void element)."""
+    return len(tag) + 2 if tag in VOID_TAGS else 2 * len(tag) + 5
 
-    owner: HtmlElement
-    texts: list[str] = field(default_factory=list)
-    links: list[str] = field(default_factory=list)
-    code: int = 0
+
+def _attribute_chars(attributes: list[tuple[str, str]], cap: int | None) -> int:
+    """Return the source length of ` name="value"` for each attribute, each capped at `cap`."""
+    sizes = [len(name) + len(value) + 4 for name, value in attributes]
+    if cap is None:
+        return sum(sizes)
+    return sum([size if size < cap else cap for size in sizes])
 
 
 class _LineBuilder:
-    """Walk a tree once and cut it into lines at block boundaries."""
+    """Walk a tree once and cut it into lines at block boundaries.
+
+    The line being built lives in the builder's own fields (owner, texts,
+    links, code): a walk meets every element, so no per-line object is made.
+    """
+
+    __slots__ = (
+        "anchor_depth", "attribute_cap", "code", "counting", "filter", "lines", "links",
+        "offset", "owner", "owners", "tag_chars", "texts",
+    )  # fmt: skip
 
     def __init__(self, root: HtmlElement, params: DanagParams) -> None:
-        self.params = params
+        self.filter = params.filter
+        self.offset = params.placeholder_offset
+        self.counting = params.counting
         self.attribute_cap = params.max_attribute_chars
         self.lines: list[Line] = []
         self.owners: list[HtmlElement] = [root]
-        self.pending = _Pending(root)
+        self.owner = root
+        self.texts: list[str] = []
+        self.links: list[str] = []
+        self.code = 0
         self.anchor_depth = 0
+        self.tag_chars: dict[str, int] = {}  # per tag name: its tags without attributes
 
     def start(self, element: HtmlElement, walker: etree.iterwalk) -> None:
         """Count an element's start tag and its leading text."""
@@ -119,25 +135,35 @@ class _LineBuilder:
         if tag in BLOCK_TAGS:
             self.flush()
             self.owners.append(element)
-            self.pending = _Pending(element)
+            self.owner = element
         if tag == "a":
             self.start_anchor(element, walker)
             return
-        self.pending.code += tag_code_chars(element, max_attribute_chars=self.attribute_cap)
-        self.add_text(element.text)
+        size = self.tag_chars.get(tag)
+        if size is None:
+            size = self.tag_chars[tag] = _bare_tag_chars(tag)
+        attributes = element.items()
+        if attributes:
+            size += _attribute_chars(attributes, self.attribute_cap)
+        self.code += size
+        text = element.text
+        if text:
+            self.texts.append(text)
+            if self.anchor_depth:
+                self.links.append(text)
 
     def start_anchor(self, element: HtmlElement, walker: etree.iterwalk) -> None:
         """Count an anchor as it is (Filter 0) or under Filter 1, 2 or 3 (§4.6.1)."""
-        if self.params.filter == 1:
+        if self.filter == 1:
             walker.skip_subtree()
             return
-        if self.params.filter == 0:
-            self.pending.code += tag_code_chars(element, max_attribute_chars=self.attribute_cap)
+        if self.filter == 0:
+            self.code += tag_code_chars(element, max_attribute_chars=self.attribute_cap)
         else:
-            self.pending.code += anchor_code_chars(
+            self.code += anchor_code_chars(
                 len(element.text_content()),
-                filter=self.params.filter,
-                placeholder_offset=self.params.placeholder_offset,
+                filter=self.filter,
+                placeholder_offset=self.offset,
             )
         self.anchor_depth += 1
         self.add_text(element.text)
@@ -145,34 +171,43 @@ class _LineBuilder:
     def end(self, element: HtmlElement) -> None:
         """Close an element: end its line if it is a block, then take its tail."""
         tag = element.tag
-        if tag == "a" and self.params.filter != 1:
+        if tag == "a" and self.filter != 1:
             self.anchor_depth -= 1
         if tag in BLOCK_TAGS:
             self.flush()
-            self.owners.pop()
-            self.pending = _Pending(self.owners[-1])
-        self.add_text(element.tail)
+            owners = self.owners
+            owners.pop()
+            self.owner = owners[-1]
+        tail = element.tail
+        if tail:
+            self.texts.append(tail)
+            if self.anchor_depth:
+                self.links.append(tail)
 
     def add_text(self, text: str | None) -> None:
         """Append a text node to the pending line."""
         if text:
-            self.pending.texts.append(text)
+            self.texts.append(text)
             if self.anchor_depth:
-                self.pending.links.append(text)
+                self.links.append(text)
 
     def flush(self) -> None:
-        """Emit the pending line if it holds any content or code."""
-        pending = self.pending
-        text = " ".join("".join(pending.texts).split()) if pending.texts else ""
-        if not text and not pending.code:
+        """Emit the pending line if it holds any content or code, and start a new one."""
+        texts, code = self.texts, self.code
+        if not texts and not code:  # most block boundaries: nothing since the last one
             return
-        link_chars = len(" ".join("".join(pending.links).split())) if pending.links else 0
-        t1, t2 = count_line(text, pending.code, counting=self.params.counting)
-        owner = pending.owner
-        self.lines.append(Line(owner, owner.tag, text, t1, t2, link_chars))
-        pending.texts = []
-        pending.links = []
-        pending.code = 0
+        text = " ".join("".join(texts).split()) if texts else ""
+        if text or code:
+            links = self.links
+            link_chars = len(" ".join("".join(links).split())) if links else 0
+            t1, t2 = count_line(text, code, counting=self.counting)
+            owner = self.owner
+            self.lines.append(Line(owner, owner.tag, text, t1, t2, link_chars))
+        if texts:
+            self.texts = []
+        if self.links:
+            self.links = []
+        self.code = 0
 
 
 def count_line(text: str, code: int, *, counting: str) -> tuple[int, int]:
@@ -186,13 +221,13 @@ def count_line(text: str, code: int, *, counting: str) -> tuple[int, int]:
 def build_lines(root: HtmlElement, params: DanagParams) -> list[Line]:
     """Cut a preprocessed tree into block lines with their T1/T2 counts (§4.3.1-4.3.2)."""
     builder = _LineBuilder(root, params)
-    walker = etree.iterwalk(root, events=("start", "end"))
+    # tag=etree.Element: the walk meets elements only, not comments or PIs.
+    walker = etree.iterwalk(root, events=("start", "end"), tag=etree.Element)
+    start, end = builder.start, builder.end
     for event, element in walker:
-        if not isinstance(element.tag, str):
-            continue
         if event == "start":
-            builder.start(element, walker)
+            start(element, walker)
         else:
-            builder.end(element)
+            end(element)
     builder.flush()
     return builder.lines

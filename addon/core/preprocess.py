@@ -5,7 +5,13 @@ from __future__ import annotations
 import re
 
 from lxml import etree
-from lxml.html import HtmlElement, HTMLParser
+from lxml.html import (
+    HtmlComment,
+    HtmlElement,
+    HtmlEntity,
+    HTMLParser,
+    HtmlProcessingInstruction,
+)
 
 # libxml2 stops reading at a premature `</body>` or `</html>` mid-page and
 # silently drops the rest; the end tags carry no information, so drop them all.
@@ -57,7 +63,8 @@ def strip_premature_end_tags(text: str) -> str:
 def parse(text: str) -> HtmlElement | None:
     """Parse a decoded page into an lxml HTML tree; None when nothing parses."""
     source = _XML_DECLARATION.sub("", strip_premature_end_tags(text), count=1)
-    if not source.strip():
+    # isspace() stops at the first visible character; strip() would copy the page.
+    if not source or source.isspace():
         return None
     # huge_tree lifts libxml2's depth limit, so deeply nested pages keep their text.
     root = _parse_utf8(source.encode("utf-8", "replace"))
@@ -68,11 +75,18 @@ def parse(text: str) -> HtmlElement | None:
 
 _TOO_DEEP = HtmlElement("too-deep")
 
+# Every element is an HtmlElement: lxml.html's default lookup picks a class per
+# tag name in Python for each element proxy, a cost on every walk over the tree.
+_ELEMENT_CLASSES = etree.ElementDefaultClassLookup(
+    element=HtmlElement, comment=HtmlComment, pi=HtmlProcessingInstruction, entity=HtmlEntity
+)
+
 
 def _parse_utf8(source: bytes) -> HtmlElement | None:
     """Parse UTF-8 bytes; `_TOO_DEEP` when libxml2 hit its nesting limit."""
     # huge_tree lifts libxml2's default depth limit (256) to its hard one (2048).
     parser = HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True)
+    parser.set_element_class_lookup(_ELEMENT_CLASSES)
     try:
         root = etree.fromstring(source, parser=parser)
     except etree.LxmlError:
@@ -102,6 +116,8 @@ def drop_unless_main(elements: list[HtmlElement], root: HtmlElement, *, max_shar
     libxml2 (an HTML4 parser) sometimes nests a whole page inside a <header>
     left open; dropping such an element would empty the page.
     """
+    if not elements:
+        return
     total = len(root.text_content())
     for element in elements:
         if element.getparent() is not None and len(element.text_content()) <= max_share * total:
@@ -120,15 +136,20 @@ def unwrap_noscript(root: HtmlElement, *, min_chars: int = 200) -> None:
 
 def drop_hidden(root: HtmlElement, *, max_share: float = 0.5) -> None:
     """Remove elements the page hides from every reader (`hidden`, `display:none`)."""
+    found = _HIDDEN(root)
     hidden = [
         element
-        for element in root.xpath(
-            "//*[@hidden or @aria-hidden='true' or contains(translate(@style,"
-            "'DISPLAYNOE ','displaynoe'),'display:none')]"
-        )
-        if element.tag not in ("html", "body")
+        for element in (found if isinstance(found, list) else ())
+        if isinstance(element, HtmlElement) and element.tag not in ("html", "body")
     ]
     drop_unless_main(hidden, root, max_share=max_share)
+
+
+# `@style and`: libxml2 then skips translate() on the many elements without a style.
+_HIDDEN = etree.XPath(
+    "//*[@hidden or @aria-hidden='true' or (@style and contains(translate(@style,"
+    "'DISPLAYNOE ','displaynoe'),'display:none'))]"
+)
 
 
 def drop_chrome(root: HtmlElement, *, max_share: float = 0.3) -> None:
@@ -152,13 +173,18 @@ def boilerplate_pattern(words: str) -> re.Pattern[str]:
 
 def drop_boilerplate(root: HtmlElement, pattern: re.Pattern[str], *, max_share: float) -> None:
     """Remove elements whose class or id names them as furniture."""
-    marked = [
-        element
-        for element in root.iter()
-        if isinstance(element.tag, str)
-        and element.tag not in ("html", "body", "article", "main")
-        and pattern.search(f"{element.get('class', '')} {element.get('id', '')}")
-    ]
+    # Class lists repeat across a page: search each distinct one once.
+    seen: dict[str, bool] = {}
+    marked: list[HtmlElement] = []
+    for element in root.iter(etree.Element):
+        if element.tag in ("html", "body", "article", "main"):
+            continue
+        names = f"{element.get('class', '')} {element.get('id', '')}"
+        found = seen.get(names)
+        if found is None:
+            found = seen[names] = pattern.search(names) is not None
+        if found:
+            marked.append(element)
     drop_unless_main(marked, root, max_share=max_share)
 
 

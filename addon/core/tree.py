@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from lxml.html import HtmlElement
 
 from addon.core.danag import Selection
-from addon.core.lines import Line
+from addon.core.lines import BLOCK_TAGS, Line
 from addon.core.params import ExtendParams
 from addon.core.titlefinder import Headline
 
@@ -77,7 +77,7 @@ def _after(lines: Sequence[Line], kept: list[int], headline: HtmlElement) -> lis
 
 def _lines_within(lines: Sequence[Line], top: HtmlElement, max_share: float) -> list[int]:
     """Return the indices of the non-link-dense lines inside `top`."""
-    inside = set(top.iter())
+    inside = _line_owners_within(top)
     return [
         index
         for index, line in enumerate(lines)
@@ -95,12 +95,21 @@ def _unkept_elements(
         while element is not None and element not in holding:
             holding.add(element)
             element = element.getparent()
-    inside = set(top.iter())
+    inside = _line_owners_within(top)
     return {
         line.element
         for line in lines
         if line.element in inside and line.element not in holding and line.element is not top
     }
+
+
+def _line_owners_within(top: HtmlElement) -> set[HtmlElement]:
+    """Return `top` and the block elements inside it: every line element `top` holds."""
+    # A line belongs to a block element or to the walk's root, which is `top`
+    # itself when it is inside `top`; skipping inline elements saves most proxies.
+    inside = set(top.iter(*BLOCK_TAGS))
+    inside.add(top)
+    return inside
 
 
 def lowest_common_ancestor(elements: Sequence[HtmlElement]) -> HtmlElement:

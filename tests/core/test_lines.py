@@ -37,6 +37,27 @@ def test_tag_code_chars_counts_the_source_form() -> None:
     assert tag_code_chars(image) == len('<img src="a.png">')
 
 
+def test_tag_code_chars_caps_each_attribute() -> None:
+    element = lxml.html.fragment_fromstring('<div class="a very long class list" id="x">y</div>')
+    # class="..." is capped at 20 characters, id="x" is shorter than the cap.
+    expected = len("<div></div>") + 20 + len(' id="x"')
+    assert tag_code_chars(element, max_attribute_chars=20) == expected
+
+
+def test_capped_attributes_count_in_the_line_code() -> None:
+    root = lxml.html.document_fromstring(
+        '<html><body><p class="a very long class list">One <span id="s">two</span>'
+        ' <img src="a.png" alt="x"></p></body></html>'
+    )
+    lines = build_lines(root, DanagParams(max_attribute_chars=20))
+    line = next(line for line in lines if line.tag == "p")
+    elements = [root.find(".//p"), root.find(".//span"), root.find(".//img")]
+    assert line.text == "One two"
+    assert line.t2 == sum(tag_code_chars(el, max_attribute_chars=20) for el in elements)
+    span, image = '<span id="s"></span>', '<img src="a.png" alt="x">'
+    assert line.t2 == len("<p></p>") + 20 + len(span) + len(image)
+
+
 PAGE = (
     "<html><body><div class='nav'><a href='/a'>Home</a> <a href='/b'>News</a></div>"
     "<div id='story'><h1>Title here</h1><p>First <b>bold</b> paragraph.</p>"
