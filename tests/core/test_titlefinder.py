@@ -1,0 +1,342 @@
+"""TitleFinder: similarity measures, sentences, tokens and the headline choice (thesis §5.3)."""
+
+import math
+from dataclasses import replace
+
+import lxml.html
+import pytest
+from lxml.html import HtmlElement
+
+from addon.core.params import TitleMethod, TitleParams
+from addon.core.titlefinder import (
+    Headline,
+    aggregate,
+    element_text,
+    find_headline,
+    inverse_document_frequencies,
+    osm,
+    split_sentences,
+    split_title,
+    text_fragments,
+    tf_cosine,
+    tfidf_cosine,
+    tokenize,
+)
+
+METHODS: tuple[TitleMethod, ...] = ("tf", "tfidf", "osm", "aggregate")
+IMPROVED = TitleParams(prefer_headings=True)
+
+SITE = "A Very Long Site Name With Many Words"
+SECTIONS = [
+    *("World", "Business", "Markets", "Technology", "Science", "Health", "Opinion"),
+    *("Sport", "Culture", "Travel", "Food", "Style", "Books", "Music", "Film"),
+    *("Television", "Podcasts", "Puzzles", "Weather", "Obituaries"),
+]
+RARE_EARTH = (
+    "<html><head><title>Rare Earth Exports Slump | " + SITE + "</title></head><body>"
+    "<nav><a href='/'>"
+    + SITE
+    + "</a> "
+    + " ".join(f"<a href='/{word.lower()}'>{word}</a>" for word in SECTIONS)
+    + "</nav><article><h1>Rare Earth Exports Slump</h1>"
+    "<p>Shipments of rare earth metals fell for a third month as buyers waited for new quotas.</p>"
+    "<h2>Why exports fell</h2>"
+    "<p>Traders blamed weaker demand from magnet makers and a stronger currency.</p>"
+    "<h2>What comes next</h2>"
+    "<p>Analysts expect exports to recover once new licences are issued.</p>"
+    "</article></body></html>"
+)
+
+
+def _page(html: str) -> HtmlElement:
+    return lxml.html.document_fromstring(html)
+
+
+def _title(root: HtmlElement) -> str:
+    title = root.find(".//title")
+    assert title is not None
+    return str(title.text_content())
+
+
+# --- the issue's page: every measure, both procedures, picks the h1 ---------------------
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("prefer_headings", [False, True])
+def test_rare_earth_page_headline_is_the_h1(method: TitleMethod, prefer_headings: bool) -> None:
+    root = _page(RARE_EARTH)
+    params = TitleParams(method=method, prefer_headings=prefer_headings)
+    headline = find_headline(root, _title(root), params)
+    assert headline is not None
+    assert headline.text == "Rare Earth Exports Slump"
+    assert headline.element is not None and headline.element.tag == "h1"
+    assert headline.score > 0
+
+
+def test_rare_earth_paper_tf_scores_by_hand() -> None:
+    root = _page(RARE_EARTH)
+    headline = find_headline(root, _title(root), TitleParams(method="tf"))
+    assert headline is not None
+    # Query: 12 distinct words; the h1 shares 4 of its 4: 4 / sqrt(12 * 4).
+    assert headline.score == pytest.approx(4 / math.sqrt(48))
+    # The nav shares the 8 site-name words among its 8 + 20 words: 8 / sqrt(12 * 28).
+    nav_score = tf_cosine(tokenize(_title(root)), tokenize(SITE + " " + " ".join(SECTIONS)))
+    assert nav_score == pytest.approx(8 / math.sqrt(12 * 28))
+    assert nav_score < headline.score
+
+
+# --- tokenisation ----------------------------------------------------------------------
+
+
+def test_tokenize_drops_quotes_commas_colons_and_lowercases() -> None:
+    text = 'Rare-Earth "Exports", Slump: Don\'t ‘panic’ U.S.'
+    assert tokenize(text) == ["rare", "earth", "exports", "slump", "dont", "panic", "u", "s"]
+
+
+def test_tokenize_keeps_non_latin_words() -> None:
+    assert tokenize("Привет, мир: 東京") == ["привет", "мир", "東京"]
+    assert tokenize(" ,:'\" ") == []
+
+
+# --- similarity measures, hand-computed ---------------------------------------------------
+
+
+def test_tf_cosine_by_hand() -> None:
+    assert tf_cosine(["a", "b"], ["a", "c"]) == pytest.approx(0.5)  # 1 / (√2 √2)
+    assert tf_cosine(["a", "a", "b"], ["a", "b", "b"]) == pytest.approx(0.8)  # 4 / (√5 √5)
+    assert tf_cosine(["a"], ["a"]) == pytest.approx(1.0)
+    assert tf_cosine(["a"], ["b"]) == 0.0
+    assert tf_cosine([], ["a"]) == 0.0
+
+
+def test_smoothed_idf_by_hand() -> None:
+    idf = inverse_document_frequencies([["a", "b"], ["a"], ["c"]])
+    # N = 3: idf = ln((1 + N) / (1 + df)) + 1.
+    assert idf["a"] == pytest.approx(math.log(4 / 3) + 1)  # 1.2877
+    assert idf["b"] == pytest.approx(math.log(4 / 2) + 1)  # 1.6931
+    assert idf["c"] == pytest.approx(math.log(4 / 2) + 1)
+    assert set(idf) == {"a", "b", "c"}
+
+
+def test_tfidf_cosine_by_hand() -> None:
+    idf = inverse_document_frequencies([["a", "b"], ["a"], ["c"]])
+    ia, ib = math.log(4 / 3) + 1, math.log(2) + 1
+    # q = (a: ia, b: ib), s = (a: ia): cos = ia² / (|q| ia) = ia / |q|.
+    expected = ia / math.hypot(ia, ib)
+    assert expected == pytest.approx(0.60535, abs=1e-5)
+    assert tfidf_cosine(["a", "b"], ["a"], idf, 3) == pytest.approx(expected)
+    # A query word on no candidate weighs ln(4 / 1) + 1, and only lengthens the query.
+    unseen = math.log(4) + 1
+    assert tfidf_cosine(["a", "z"], ["a"], idf, 3) == pytest.approx(ia / math.hypot(ia, unseen))
+
+
+def test_osm_by_hand() -> None:
+    idf = inverse_document_frequencies([["a", "b"], ["a"], ["c"]])
+    ia = math.log(4 / 3) + 1
+    # Query weights tf-idf, candidate unit tf: (ia * 2 + ib * 0) / |(2, 1)|.
+    assert osm(["a", "b"], ["a", "a", "c"], idf, 3) == pytest.approx(2 * ia / math.sqrt(5))
+    assert osm(["a", "b"], ["a", "a", "c"], idf, 3) == pytest.approx(1.15174, abs=1e-5)
+    assert osm(["a"], [], idf, 3) == 0.0
+
+
+def test_aggregate_is_the_sum_of_the_three() -> None:
+    idf = inverse_document_frequencies([["a", "b"], ["a"], ["c"]])
+    query, candidate = ["a", "b"], ["a", "a", "c"]
+    ia, ib, ic = math.log(4 / 3) + 1, math.log(2) + 1, math.log(2) + 1
+    tf = 2 / (math.sqrt(2) * math.sqrt(5))
+    tfidf = (2 * ia * ia) / (math.hypot(ia, ib) * math.hypot(2 * ia, ic))
+    overlap = 2 * ia / math.sqrt(5)
+    assert aggregate(query, candidate, idf, 3) == pytest.approx(tf + tfidf + overlap)
+
+
+# --- sentences -----------------------------------------------------------------------------
+
+
+def test_paper_sentence_split_cuts_at_every_full_stop_and_question_mark() -> None:
+    text = "Jobs return to the U.S. as plants reopen? Yes! Wages rise."
+    assert split_sentences(text) == [
+        "Jobs return to the U.S.",
+        "as plants reopen?",
+        "Yes!",
+        "Wages rise.",
+    ]
+
+
+def test_improved_sentence_split_keeps_abbreviations_whole() -> None:
+    text = "Jobs return to the U.S. as plants reopen. Dr. Smith and J. Doe agree (No. 5 vs. No. 6)."
+    assert split_sentences(text, keep_abbreviations=True) == [
+        "Jobs return to the U.S. as plants reopen.",
+        "Dr. Smith and J. Doe agree (No. 5 vs. No. 6).",
+    ]
+
+
+def test_sentence_split_edge_cases() -> None:
+    assert split_sentences("") == []
+    assert split_sentences("No full stop") == ["No full stop"]
+    assert split_sentences('He said "stop." Then left.') == ['He said "stop."', "Then left."]
+    long_word = "x" * 100 + ". next"
+    assert split_sentences(long_word, keep_abbreviations=True) == ["x" * 100 + ".", "next"]
+
+
+def test_abbreviation_split_is_linear_on_hostile_text() -> None:
+    text = "A. " * 200_000
+    assert split_sentences(text, keep_abbreviations=True) == [text.strip()]
+
+
+# --- fragments, element text, title parts ------------------------------------------------
+
+
+def test_text_fragments_give_each_block_its_own_inline_text() -> None:
+    root = _page("<body>lead<div>Intro <b>bold</b><p>Para <i>x</i></p> tail</div><br>end</body>")
+    fragments = [(element.tag, text) for element, text in text_fragments(root)]
+    assert fragments == [("body", "lead end"), ("div", "Intro bold tail"), ("p", "Para x")]
+
+
+def test_element_text_spaces_breaks_and_drops_permalinks() -> None:
+    heading = lxml.html.fragment_fromstring(
+        "<h2>Quick<b>start</b><a class='headerlink' href='#quickstart'>¶</a></h2>"
+    )
+    assert element_text(heading) == "Quickstart"
+    broken = lxml.html.fragment_fromstring("<h1>Weekend<br>coding <div>agent</div>now</h1>")
+    assert element_text(broken) == "Weekend coding agent now"
+    csharp = lxml.html.fragment_fromstring("<h1>Learn <a href='/c'>C#</a></h1>")
+    assert element_text(csharp) == "Learn C#"
+    assert element_text(broken, max_nodes=2) is None
+
+
+def test_split_title_keeps_the_longest_part_as_core() -> None:
+    parts = split_title("Rare Earth Exports Slump | " + SITE)
+    assert parts.whole == "Rare Earth Exports Slump | " + SITE
+    assert parts.core == SITE
+    assert parts.others == ("Rare Earth Exports Slump",)
+    assert split_title("Buy MacBook Air - Apple").core == "Buy MacBook Air"
+    assert split_title("Docs :: Install  —  Guide").others == ("Docs", "Guide")
+    assert split_title("Rust-lang: the book").core == "Rust-lang: the book"
+    assert split_title("  ").core == ""
+
+
+# --- the improved procedure ----------------------------------------------------------------
+
+
+def _improved(
+    html: str,
+    params: TitleParams = IMPROVED,
+    *,
+    og_title: str | None = None,
+    ld_headline: str | None = None,
+) -> Headline | None:
+    root = _page(html)
+    title = root.find(".//title")
+    page_title = title.text_content() if title is not None else ""
+    return find_headline(root, page_title, params, og_title=og_title, ld_headline=ld_headline)
+
+
+def test_logo_linking_home_loses_to_the_headline() -> None:
+    html = (
+        "<title>Foo Bar Baz Qux | Site Name</title>"
+        "<h1><a href='https://example.org/'>Site Name</a></h1><h2>Foo Bar Baz Qux</h2><p>Body.</p>"
+    )
+    headline = _improved(html)
+    assert headline is not None and headline.text == "Foo Bar Baz Qux"
+    assert headline.element is not None and headline.element.tag == "h2"
+    no_penalty = _improved(html, replace(IMPROVED, home_link_penalty=0.0))
+    assert no_penalty is not None and no_penalty.text == "Site Name"
+
+
+def test_verbatim_title_copy_loses_to_the_shorter_heading() -> None:
+    html = (
+        "<title>Foo Bar Baz | Site</title>"
+        "<h2>Foo Bar Baz | Site</h2><h2>Foo Bar Baz</h2><p>Body.</p>"
+    )
+    headline = _improved(html)
+    assert headline is not None and headline.text == "Foo Bar Baz"
+    no_penalty = _improved(html, replace(IMPROVED, whole_title_penalty=0.0))
+    assert no_penalty is not None and no_penalty.text == "Foo Bar Baz | Site"
+
+
+def test_heading_in_navigation_is_penalised() -> None:
+    html = (
+        "<title>Garden Tools</title><body><nav><h3 class='menu-title'>Garden Tools</h3></nav>"
+        "<div class='page-title'>Garden Tools</div>"
+    )
+    headline = _improved(html)
+    assert headline is not None and headline.element is not None
+    assert headline.element.tag == "div"
+    assert headline.score == pytest.approx(1.0 + IMPROVED.marked_bonus)
+    no_penalty = _improved(html, replace(IMPROVED, chrome_penalty=0.0))
+    assert no_penalty is not None and no_penalty.element is not None
+    assert no_penalty.element.tag == "h3"
+
+
+def test_first_sentence_of_a_headline_with_strapline() -> None:
+    html = (
+        "<title>Jobs Return to the U.S. as Plants Reopen | Daily</title>"
+        "<h1>Jobs Return to the U.S. as Plants Reopen. Wages rise in three states</h1>"
+    )
+    headline = _improved(html)
+    assert headline is not None
+    assert headline.text == "Jobs Return to the U.S. as Plants Reopen"
+    assert headline.element is not None and headline.element.tag == "h1"
+
+
+def test_no_matching_element_falls_back_to_the_title_part() -> None:
+    html = "<title>Stripe Payments | Global Payment Processing Platform</title><h1>Grow faster</h1>"
+    headline = _improved(html)
+    assert headline == Headline("Global Payment Processing Platform", None, 0.0, "title-part")
+
+
+def test_og_title_guides_the_choice() -> None:
+    html = "<title>Shop | Brand</title><h1>Spring sale</h1><h2>Local Trails</h2>"
+    headline = _improved(html, og_title="Local Trails")
+    assert headline is not None and headline.text == "Local Trails"
+    assert headline.method == "headings-tf"
+
+
+def test_no_title_at_all_takes_the_first_h1() -> None:
+    html = "<h2>Section</h2><h1>The Headline</h1><h1>Another</h1>"
+    headline = _improved(html)
+    assert headline is not None and headline.text == "The Headline"
+    assert headline.method == "first-heading"
+    assert _improved("<p>Just text.</p>") is None
+
+
+def test_ld_headline_stands_in_for_a_missing_title() -> None:
+    html = "<h1>Menu</h1><p>Text</p>"
+    headline = _improved(html, ld_headline="Quiet Storm Hits Coast")
+    assert headline == Headline("Quiet Storm Hits Coast", None, 0.0, "title-part")
+
+
+def test_paper_procedure_without_title_finds_nothing() -> None:
+    assert find_headline(_page("<h1>Headline</h1>"), "", TitleParams()) is None
+    assert find_headline(_page("<p>x</p>"), "Unrelated words", TitleParams()) is None
+
+
+def test_candidates_are_capped() -> None:
+    headings = "".join(f"<h2>Item {i}</h2>" for i in range(50))
+    html = "<title>Target Story</title>" + headings + "<h2>Target Story</h2>"
+    capped = _improved(html, replace(IMPROVED, max_candidates=50))
+    assert capped == Headline("Target Story", None, 0.0, "title-part")
+    found = _improved(html)
+    assert found is not None and found.element is not None
+
+
+def test_huge_title_container_is_not_a_candidate() -> None:
+    body = "<div class='title-wrapper'>" + "<span>word</span>" * 500 + "</div>"
+    headline = _improved("<title>Word</title>" + body + "<h1>Word</h1>")
+    assert headline is not None and headline.element is not None
+    assert headline.element.tag == "h1"
+
+
+def test_split_title_caps_the_parts() -> None:
+    parts = split_title(" | ".join(f"part{i}" for i in range(20)))
+    assert len(parts.others) + 1 == 8
+    assert parts.core == " | ".join(f"part{i}" for i in range(7, 20))
+
+
+@pytest.mark.parametrize("prefer_headings", [False, True])
+def test_megabyte_title_is_clipped_and_still_matches(prefer_headings: bool) -> None:
+    root = _page("<body><h1>Target Story</h1><p>Some text about it.</p></body>")
+    title = "Target Story | " + "filler " * 200_000
+    params = TitleParams(prefer_headings=prefer_headings)
+    headline = find_headline(root, title, params, og_title="x " * 500_000)
+    assert headline is not None and headline.text == "Target Story"
