@@ -34,7 +34,8 @@ _READER = _ENV.get_template("reader.html")
 _SETTINGS = _ENV.get_template("settings.html")
 _WHY = _ENV.get_template("why.html")
 _MESSAGE = _ENV.get_template("message.html")
-_CSS = (TEMPLATE_DIR / "plainview.css").read_text(encoding="utf-8")
+# The stylesheet is a template only so the dark colours are written once.
+_CSS = _ENV.get_template("plainview.css").render()
 
 # A BCP 47 language tag, loosely: "en", "pt-BR", "zh-Hant-TW".
 _LANG_TAG = re.compile(r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*")
