@@ -52,7 +52,7 @@ UNKNOWN_VOIDS = ("embed", "param", "source", "track", "wbr", "keygen")
 # Page furniture that Plainview's extended variant removes outside <article>.
 CHROME = ("nav", "aside", "footer", "header")
 # Interactive and embedded elements that a reader view never shows.
-CONTROLS = ("form", "button", "input", "select", "textarea", "label", "svg", "iframe", "canvas")
+CONTROLS = ("button", "input", "select", "textarea", "label", "svg", "iframe", "canvas")
 
 
 def strip_premature_end_tags(text: str) -> str:
@@ -153,7 +153,7 @@ _HIDDEN = etree.XPath(
 
 
 def drop_chrome(root: HtmlElement, *, max_share: float = 0.3) -> None:
-    """Remove nav/aside/footer/header outside any <article>, and all form controls."""
+    """Remove nav/aside/footer/header outside any <article> and all form controls; unwrap forms."""
     chrome = [
         element
         for element in root.xpath(
@@ -164,6 +164,8 @@ def drop_chrome(root: HtmlElement, *, max_share: float = 0.3) -> None:
     ]
     drop_unless_main(chrome, root, max_share=max_share)
     etree.strip_elements(root, *CONTROLS, with_tail=False)
+    # ASP.NET and shop pages wrap the whole page in one <form>: keep what it holds.
+    etree.strip_tags(root, "form")
 
 
 def boilerplate_pattern(words: str) -> re.Pattern[str]:

@@ -75,6 +75,18 @@ def test_chrome_outside_the_article_is_dropped_inside_kept() -> None:
     assert " ".join(" ".join(root.itertext()).split()) == "byline story tags"
 
 
+def test_a_form_wrapping_the_page_keeps_its_content_but_not_its_controls() -> None:
+    page = (
+        "<body><form action='/x'><input name='__VIEWSTATE' value='abc'>"
+        "<p>The whole page lives in one form.</p><label>Zip</label><button>Go</button>"
+        "</form></body>"
+    )
+    root = lxml.html.document_fromstring(page)
+    drop_chrome(root)
+    assert not root.xpath("//form | //input | //label | //button")
+    assert " ".join(root.text_content().split()) == "The whole page lives in one form."
+
+
 def test_chrome_wrapping_the_headline_is_kept() -> None:
     root = lxml.html.document_fromstring("<body><header><h1>Headline</h1></header><p>x</p></body>")
     drop_chrome(root)
