@@ -52,7 +52,10 @@ UNKNOWN_VOIDS = ("embed", "param", "source", "track", "wbr", "keygen")
 # Page furniture that Plainview's extended variant removes outside <article>.
 CHROME = ("nav", "aside", "footer", "header")
 # Interactive and embedded elements that a reader view never shows.
-CONTROLS = ("button", "input", "select", "textarea", "label", "svg", "iframe", "canvas")
+CONTROLS = ("input", "select", "textarea", "svg", "iframe", "canvas")
+# Controls that label themselves with text; libxml2 nests whole pages inside a
+# <button> left open, so one holding more text than a label is unwrapped.
+LABELLED_CONTROLS = ("button", "label")
 
 
 def strip_premature_end_tags(text: str) -> str:
@@ -152,7 +155,9 @@ _HIDDEN = etree.XPath(
 )
 
 
-def drop_chrome(root: HtmlElement, *, max_share: float = 0.3) -> None:
+def drop_chrome(
+    root: HtmlElement, *, max_share: float = 0.3, max_label_chars: int = 200
+) -> None:
     """Remove nav/aside/footer/header outside any <article> and all form controls; unwrap forms."""
     chrome = [
         element
@@ -164,13 +169,27 @@ def drop_chrome(root: HtmlElement, *, max_share: float = 0.3) -> None:
     ]
     drop_unless_main(chrome, root, max_share=max_share)
     etree.strip_elements(root, *CONTROLS, with_tail=False)
+    drop_labelled_controls(root, max_label_chars=max_label_chars)
     # ASP.NET and shop pages wrap the whole page in one <form>: keep what it holds.
     etree.strip_tags(root, "form")
 
 
+def drop_labelled_controls(root: HtmlElement, *, max_label_chars: int = 200) -> None:
+    """Remove buttons and labels, unwrapping those that hold more text than a label."""
+    for element in list(root.iter(*LABELLED_CONTROLS)):
+        if len(element.text_content()) > max_label_chars:
+            element.drop_tag()
+        else:
+            element.drop_tree()
+
+
 def boilerplate_pattern(words: str) -> re.Pattern[str]:
-    """Compile the class/id word pattern; a word must stand alone between separators."""
-    return re.compile(rf"(?:^|[\s_-])(?:{words})(?:$|[\s_-])", re.IGNORECASE)
+    """Compile the class/id word pattern: a word that opens or closes a class token."""
+    # The word must open or close a class token: "comment-list" and
+    # "block--author-bio" are furniture, "with-sidebar-layout" wraps the page.
+    return re.compile(
+        rf"(?:^|\s)(?:{words})(?:$|[\s_-])|[_-](?:{words})(?:$|\s)", re.IGNORECASE
+    )
 
 
 def drop_boilerplate(root: HtmlElement, pattern: re.Pattern[str], *, max_share: float) -> None:

@@ -1,8 +1,12 @@
 """Preprocessing: parsing traps and what is dropped before line building."""
 
 import lxml.html
+import pytest
 
+from addon.core.params import BOILERPLATE_WORDS
 from addon.core.preprocess import (
+    boilerplate_pattern,
+    drop_boilerplate,
     drop_chrome,
     drop_non_content,
     parse,
@@ -91,3 +95,45 @@ def test_chrome_wrapping_the_headline_is_kept() -> None:
     root = lxml.html.document_fromstring("<body><header><h1>Headline</h1></header><p>x</p></body>")
     drop_chrome(root)
     assert root.xpath("//h1")
+
+
+def test_a_button_left_open_around_the_page_is_unwrapped_small_ones_dropped() -> None:
+    story = "The story goes on. " * 20
+    root = lxml.html.document_fromstring(
+        f"<body><button>Menu</button><label>Search</label><button><div><p>{story}</p></div>"
+        "</button></body>"
+    )
+    drop_chrome(root)
+    assert not root.xpath("//button | //label")
+    assert root.text_content() == story
+
+
+@pytest.mark.parametrize(
+    ("names", "furniture"),
+    [
+        ("comment-list", True),
+        ("block block--author-bio", True),
+        ("ads", True),
+        ("share_bar", True),
+        ("with-sidebar-layout", False),
+        ("body-ad-wrapper", False),
+        ("headline", False),
+        ("shared-content", False),
+    ],
+)
+def test_boilerplate_words_open_or_close_a_class_token(names: str, furniture: bool) -> None:
+    pattern = boilerplate_pattern(BOILERPLATE_WORDS)
+    assert (pattern.search(names) is not None) is furniture
+
+
+def test_boilerplate_elements_are_dropped_unless_they_hold_the_page() -> None:
+    story = "Words of the story. " * 30
+    root = lxml.html.document_fromstring(
+        f"<body><div class='with-sidebar-layout'><p>{story}</p>"
+        "<div class='comment-list'><p>First!</p></div></div>"
+        f"<div class='related'><p>{story}{story}{story}</p></div></body>"
+    )
+    drop_boilerplate(root, boilerplate_pattern(BOILERPLATE_WORDS), max_share=0.5)
+    assert "First!" not in root.text_content()
+    # The related block holds most of the page's text: libxml2 nesting, kept.
+    assert root.xpath("//div[@class='related']")
