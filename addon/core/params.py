@@ -101,6 +101,9 @@ class ExtendParams:
     drop_chrome: bool = False
     # Drop lines whose text is mostly link text (share above this); 1.0 = off.
     max_link_share: float = 1.0
+    # ... unless link text makes up more than this share of all selected
+    # text: then the page is a listing and its links are the content.
+    listing_min_link_share: float = 1.0
     # Chrome holding more than this share of the page's text is kept: it is
     # the page itself nested in a <header> left open, not furniture.
     chrome_max_share: float = 0.3
@@ -149,6 +152,8 @@ ALGORITHMS: dict[str, ExtractParams] = {
             drop_chrome=True,
             chrome_max_share=0.5,
             max_link_share=0.8,
+            # off: even .805 / odd .805; 0.2: .812 / .814 (0.15-0.5 within .001)
+            listing_min_link_share=0.2,
             fallback_all_text=True,
             boilerplate_words=BOILERPLATE_WORDS,
         ),

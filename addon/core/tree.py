@@ -32,7 +32,10 @@ def choose_content(
     selected = selection.selected
     if not selected and extend.fallback_all_text:
         selected = [i for i, line in enumerate(lines) if line.t1 > 0]
-    kept = [i for i in selected if not _link_dense(lines[i], extend.max_link_share)]
+    max_link_share = extend.max_link_share
+    if link_share(lines, selected) > extend.listing_min_link_share:
+        max_link_share = 1.0  # a listing: its links are the content
+    kept = [i for i in selected if not _link_dense(lines[i], max_link_share)]
     if not kept:
         return Chosen([])
     elements = [lines[i].element for i in kept]
@@ -45,13 +48,19 @@ def choose_content(
                 [lines[i].element for i in range(main.start, main.end + 1)]
             )
         top = _enclose_headline(region_top, headline.element, lines, selection)
-        kept = _lines_within(lines, top, extend.max_link_share)
+        kept = _lines_within(lines, top, max_link_share)
         if extend.drop_before_headline:
             kept = _after(lines, kept, headline.element)
     drop = _unkept_elements(lines, kept, top)
     if headline is not None and headline.element is not None:
         drop.add(headline.element)
     return Chosen([top], drop, kept)
+
+
+def link_share(lines: Sequence[Line], selected: Sequence[int]) -> float:
+    """Return the share of the selected lines' text that is link text."""
+    chars = sum(len(lines[i].text) for i in selected)
+    return sum(lines[i].link_chars for i in selected) / chars if chars else 0.0
 
 
 def _link_dense(line: Line, max_share: float) -> bool:

@@ -1,0 +1,73 @@
+"""From selected lines back to subtrees: link-dense lines, listings, enclosing the headline."""
+
+import lxml.html
+from lxml.html import HtmlElement
+
+from addon.core.danag import Selection
+from addon.core.lines import Line, build_lines
+from addon.core.params import DanagParams, ExtendParams
+from addon.core.tree import choose_content, line_of, link_share, lowest_common_ancestor
+
+EXTEND = ExtendParams(max_link_share=0.8, listing_min_link_share=0.2)
+
+
+def _lines(body: str) -> tuple[HtmlElement, list[Line]]:
+    root = lxml.html.document_fromstring(f"<html><body>{body}</body></html>")
+    return root, build_lines(root, DanagParams())
+
+
+def _everything(lines: list[Line]) -> Selection:
+    return Selection([1] * len(lines), [], list(range(len(lines))))
+
+
+def _chosen_text(body: str, extend: ExtendParams = EXTEND) -> str:
+    _, lines = _lines(body)
+    chosen = choose_content(lines, _everything(lines), None, extend)
+    texts = [lines[i].text for i in chosen.lines]
+    return " | ".join(" ".join(t.split()) for t in texts)
+
+
+def test_a_link_dense_line_in_an_article_is_left_out() -> None:
+    body = (
+        "<p>" + "A long paragraph of the story itself. " * 10 + "</p>"
+        "<p><a href='/a'>Share this story with your friends</a></p>"
+        "<p>" + "Another paragraph that the story needs. " * 10 + "</p>"
+    )
+    text = _chosen_text(body)
+    assert "Share this story" not in text
+    assert "Another paragraph" in text
+
+
+def test_in_a_listing_the_links_are_the_content() -> None:
+    items = "".join(
+        f"<li><a href='/p/{n}'>Product number {n} with a long name</a></li>"
+        for n in range(10)
+    )
+    text = _chosen_text(f"<p>Our air purifiers.</p><ul>{items}</ul>")
+    assert "Product number 7 with a long name" in text
+
+
+def test_without_the_listing_rule_a_listing_loses_its_links() -> None:
+    items = "".join(
+        f"<li><a href='/p/{n}'>Product number {n} with a long name</a></li>"
+        for n in range(10)
+    )
+    off = ExtendParams(max_link_share=0.8)
+    assert "Product number" not in _chosen_text(f"<p>Our air purifiers.</p><ul>{items}</ul>", off)
+
+
+def test_link_share_counts_link_text_over_all_text() -> None:
+    _, lines = _lines("<p>abcd <a href='/'>efgh</a></p><p>ijkl</p>")
+    share = link_share(lines, range(len(lines)))
+    assert abs(share - 4 / 13) < 0.01
+    assert link_share(lines, []) == 0.0
+
+
+def test_lowest_common_ancestor_and_line_of() -> None:
+    root, lines = _lines("<div id='a'><p id='x'>one</p><div><p id='y'>two</p></div></div><p>z</p>")
+    x, y = root.get_element_by_id("x"), root.get_element_by_id("y")
+    assert lowest_common_ancestor([x, y]).get("id") == "a"
+    assert lowest_common_ancestor([x]) is x
+    index = line_of(lines, y)
+    assert index is not None
+    assert lines[index].text.strip() == "two"
