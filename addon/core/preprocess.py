@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from lxml import etree
 from lxml.html import (
@@ -46,6 +47,10 @@ NEVER_CONTENT = (
     "noembed",
     "title",
 )
+
+# Sentinel tags: elements renamed to these are removed / unwrapped in one C call.
+_DROP = "x-plainview-drop"
+_UNWRAP = "x-plainview-unwrap"
 
 UNKNOWN_VOIDS = ("embed", "param", "source", "track", "wbr", "keygen")
 
@@ -122,19 +127,40 @@ def drop_unless_main(elements: list[HtmlElement], root: HtmlElement, *, max_shar
     if not elements:
         return
     total = len(root.text_content())
+    drop_all(
+        root,
+        [
+            element
+            for element in elements
+            if element.getparent() is not None and len(element.text_content()) <= max_share * total
+        ],
+    )
+
+
+def drop_all(root: HtmlElement, elements: Iterable[HtmlElement]) -> None:
+    """Remove the elements with their content, keeping their tails, in one C call."""
+    # lxml's drop_tree() joins text in Python and raises on the control
+    # characters libxml2 accepted; strip_elements joins them inside libxml2.
     for element in elements:
-        if element.getparent() is not None and len(element.text_content()) <= max_share * total:
-            element.drop_tree()
+        element.tag = _DROP
+    etree.strip_elements(root, _DROP, with_tail=False)
+
+
+def unwrap_all(root: HtmlElement, elements: Iterable[HtmlElement]) -> None:
+    """Remove the elements' tags and keep their content, in one C call."""
+    for element in elements:
+        element.tag = _UNWRAP
+    etree.strip_tags(root, _UNWRAP)
 
 
 def unwrap_noscript(root: HtmlElement, *, min_chars: int = 200) -> None:
     """Keep a `<noscript>` that holds real text (some forums put posts there), drop the rest."""
-    for element in list(root.iter("noscript")):
-        text = element.text_content()
-        if len(text.strip()) >= min_chars:
-            element.drop_tag()
-        else:
-            element.drop_tree()
+    posts = []
+    for element in root.iter("noscript"):
+        if len(element.text_content().strip()) >= min_chars:
+            posts.append(element)
+    unwrap_all(root, posts)
+    etree.strip_elements(root, "noscript", with_tail=False)
 
 
 def drop_hidden(root: HtmlElement, *, max_share: float = 0.5) -> None:
@@ -176,11 +202,12 @@ def drop_chrome(
 
 def drop_labelled_controls(root: HtmlElement, *, max_label_chars: int = 200) -> None:
     """Remove buttons and labels, unwrapping those that hold more text than a label."""
-    for element in list(root.iter(*LABELLED_CONTROLS)):
+    wrappers = []
+    for element in root.iter(*LABELLED_CONTROLS):
         if len(element.text_content()) > max_label_chars:
-            element.drop_tag()
-        else:
-            element.drop_tree()
+            wrappers.append(element)
+    unwrap_all(root, wrappers)
+    etree.strip_elements(root, *LABELLED_CONTROLS, with_tail=False)
 
 
 def boilerplate_pattern(words: str) -> re.Pattern[str]:

@@ -41,13 +41,9 @@ def choose_content(
     elements = [lines[i].element for i in kept]
     top = lowest_common_ancestor(elements)
     if extend.enclose_headline and headline is not None and headline.element is not None:
-        region_top = top
-        if extend.enclose_main_region_only and selection.regions:
-            main = max(selection.regions, key=lambda region: region.content)
-            region_top = lowest_common_ancestor(
-                [lines[i].element for i in range(main.start, main.end + 1)]
-            )
-        top = _enclose_headline(region_top, headline.element, lines, selection)
+        top = _headline_subtree(
+            lines, selection, headline.element, top, kept=kept, extend=extend
+        )
         kept = _lines_within(lines, top, max_link_share)
         if extend.drop_before_headline:
             kept = _after(lines, kept, headline.element)
@@ -55,6 +51,29 @@ def choose_content(
     if headline is not None and headline.element is not None:
         drop.add(headline.element)
     return Chosen([top], drop, kept)
+
+
+def _headline_subtree(
+    lines: Sequence[Line],
+    selection: Selection,
+    headline: HtmlElement,
+    top: HtmlElement,
+    *,
+    kept: Sequence[int],
+    extend: ExtendParams,
+) -> HtmlElement:
+    """Enclose the headline with the main region, or with all kept lines when that is too little."""
+    wide = _enclose_headline(top, headline, lines, selection)
+    if not (extend.enclose_main_region_only and selection.regions):
+        return wide
+    main = max(selection.regions, key=lambda region: region.content)
+    region_top = lowest_common_ancestor([lines[i].element for i in range(main.start, main.end + 1)])
+    narrow = _enclose_headline(region_top, headline, lines, selection)
+    inside = _line_owners_within(narrow)
+    held = sum(lines[i].t1 for i in kept if lines[i].element in inside)
+    if held < extend.min_main_share * sum(lines[i].t1 for i in kept):
+        return wide
+    return narrow
 
 
 def link_share(lines: Sequence[Line], selected: Sequence[int]) -> float:
