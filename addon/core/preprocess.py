@@ -181,6 +181,11 @@ _HIDDEN = etree.XPath(
 )
 
 
+DIALOG_XPATH = (
+    "//dialog | //*[@role='dialog' or @role='alertdialog' or @aria-modal='true']"
+)
+
+
 def drop_chrome(
     root: HtmlElement, *, max_share: float = 0.3, max_label_chars: int = 200
 ) -> None:
@@ -193,6 +198,8 @@ def drop_chrome(
         )
         if not _holds_article(element)
     ]
+    # Overlays (cookie banners, newsletter pop-ups) announce themselves as dialogs.
+    chrome.extend(root.xpath(DIALOG_XPATH))
     drop_unless_main(chrome, root, max_share=max_share)
     etree.strip_elements(root, *CONTROLS, with_tail=False)
     drop_labelled_controls(root, max_label_chars=max_label_chars)

@@ -137,3 +137,13 @@ def test_boilerplate_elements_are_dropped_unless_they_hold_the_page() -> None:
     assert "First!" not in root.text_content()
     # The related block holds most of the page's text: libxml2 nesting, kept.
     assert root.xpath("//div[@class='related']")
+
+
+def test_dialogs_are_dropped_unless_they_hold_the_page() -> None:
+    story = "The story itself. " * 20
+    root = lxml.html.document_fromstring(
+        f"<body><div role='dialog'><p>We use cookies.</p></div><p>{story}</p>"
+        "<div aria-modal='true'>Subscribe!</div><dialog>Sign in</dialog></body>"
+    )
+    drop_chrome(root, max_share=0.5)
+    assert " ".join(root.text_content().split()) == story.strip()
