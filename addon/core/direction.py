@@ -40,6 +40,8 @@ def count_rtl(text: str) -> int:
 
 def rtl_share(text: str) -> float:
     """Return the share of the text's letters that are in right-to-left scripts."""
+    if _RTL_CHAR.search(text) is None:  # most pages: one scan instead of counting letters
+        return 0.0
     letters = _LETTER.subn("", text)[1]
     if letters == 0:
         return 0.0
