@@ -19,7 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
-from mitmproxy import ctx, exceptions, http
+from mitmproxy import connection, ctx, exceptions, http
 from mitmproxy.addonmanager import Loader
 from mitmproxy.proxy.server_hooks import ServerConnectionHookData
 
@@ -274,6 +274,7 @@ class Plainview:
         self.store: ConfigStore | None = None
         self.secret = ""
         self.params = params_for()
+        self.settings_clients: set[str] = set()  # connections that CONNECTed to the settings host
 
     # -- options ---------------------------------------------------------------------
 
@@ -306,6 +307,10 @@ class Plainview:
         )
         if "plainview_config" in updated or self.store is None:
             self._open_config(options.plainview_config)
+        if "stream_large_bodies" in options and not options.stream_large_bodies:
+            # mitmproxy buffers a body of unknown length (chunked) whole; with this
+            # it switches to streaming once the buffer passes the page limit.
+            options.stream_large_bodies = str(self.limits.max_bytes)
 
     def _open_config(self, option: str) -> None:
         """Open the config file (created if missing) and the secret token beside it."""
@@ -336,12 +341,20 @@ class Plainview:
     def server_connect(self, data: ServerConnectionHookData) -> None:
         """Never connect upstream to the reserved settings host, over HTTP or HTTPS."""
         address = data.server.address
-        if address is not None and is_settings_host(address[0]):
+        # Behind an upstream proxy the address is the upstream's: the client's
+        # CONNECT to the settings host tells instead.
+        to_settings = address is not None and is_settings_host(address[0])
+        if to_settings or data.client.id in self.settings_clients:
             data.server.error = f"{SETTINGS_HOST} is served by Plainview itself"
+
+    def client_disconnected(self, client: connection.Client) -> None:
+        """Forget a closed connection's CONNECT to the settings host."""
+        self.settings_clients.discard(client.id)
 
     def http_connect(self, flow: http.HTTPFlow) -> None:
         """Accept a CONNECT to the settings host here, so no upstream connection is tried."""
         if is_settings_host(flow.request.host):
+            self.settings_clients.add(flow.client_conn.id)
             flow.metadata[OWN_PAGE] = True
             flow.response = http.Response.make(200)
             flow.response.reason = "Connection established"
@@ -425,7 +438,9 @@ class Plainview:
             return
         decision = flow.metadata.get(DECISION) or self._decide(flow)
         if decision is None and response.stream:
-            decision = Decision("passthrough", "streamed by another addon")
+            decision = Decision(
+                "passthrough", "streamed: body over the size limit, or by another addon"
+            )
         if decision is not None:
             if is_page_load(flow):
                 self._record(flow, decision.action, decision.reason, 0.0)
@@ -479,6 +494,8 @@ class Plainview:
             min_text_chars=self.min_text_chars,
             content_encoding=flow.response.headers.get("content-encoding", ""),
             max_bytes=self.limits.max_bytes,
+            # A job still queued past the budget is skipped, one running past it stopped.
+            deadline=time.time() + self.limits.timeout,
         )
 
     def _record(

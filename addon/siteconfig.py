@@ -711,6 +711,15 @@ class _Stamp:
 
 
 _UNREAD = _Stamp(-1, -1, -1)  # no version read yet, or the last read failed
+# How often a change is redone when the file changes under it before it is saved.
+_SAVE_ATTEMPTS = 5
+
+
+class _Changed:
+    """Marks a save given up because the file changed since it was read."""
+
+
+_CHANGED = _Changed()
 
 
 @dataclass(frozen=True, slots=True)
@@ -784,8 +793,12 @@ def _fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def _replace_file(path: Path, text: str, mode: int) -> _Stamp:
-    """Replace the file atomically: write a sibling, flush, fsync, rename; keep its mode."""
+def _replace_file(path: Path, text: str, mode: int, expect: _Stamp | None) -> _Stamp | None:
+    """Replace the file atomically: write a sibling, flush, fsync, rename; keep its mode.
+
+    The rename happens only if the file is still the version `expect` (None:
+    no file); otherwise nothing changes and None is returned.
+    """
     target = Path(os.path.realpath(path))  # through a symlink, which stays a symlink
     fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     replaced = False
@@ -796,13 +809,20 @@ def _replace_file(path: Path, text: str, mode: int) -> _Stamp:
             os.fchmod(file.fileno(), mode)
             os.fsync(file.fileno())
             written = _stamp(os.fstat(file.fileno()))
+        # An editor does not take our lock: a save of theirs since our read would be
+        # lost by the rename. Checked as late as possible, so the window is tiny.
+        if _stat(path) != expect:
+            return None
         os.replace(temporary, target)
         replaced = True
     finally:
         if not replaced:
             with suppress(FileNotFoundError):
                 os.unlink(temporary)
-    _fsync_directory(target.parent)
+    # The new file is in place: a directory that cannot be synced (some file systems
+    # refuse fsync on directories) costs durability in a crash, not the change itself.
+    with suppress(OSError):
+        _fsync_directory(target.parent)
     return written
 
 
@@ -1005,6 +1025,15 @@ class ConfigStore:
         return outcome
 
     def _edit_locked(self, change: _Change) -> SiteConfig | ConfigError:
+        """Apply the change to the file as it is now, again if it changes meanwhile."""
+        for _ in range(_SAVE_ATTEMPTS):
+            outcome = self._edit_once(change)
+            if not isinstance(outcome, _Changed):
+                return outcome
+        message = "the file kept changing while it was being saved; nothing saved, try again"
+        return ConfigError(str(self.path), None, message)
+
+    def _edit_once(self, change: _Change) -> SiteConfig | ConfigError | _Changed:
         """Re-read the file, apply the change and replace the file; the lock is held."""
         snapshot = _read_file(self.path, self.limits)
         with self._state:
@@ -1017,14 +1046,16 @@ class ConfigStore:
             return new_text
         if new_text == text and snapshot.data is not None:
             return old  # nothing to write
-        return self._replace(new_text, snapshot.mode)
+        return self._replace(new_text, snapshot)
 
-    def _replace(self, text: str, mode: int) -> SiteConfig | ConfigError:
-        """Check the new text and replace the file with it; the lock is held."""
+    def _replace(self, text: str, read: _Snapshot) -> SiteConfig | ConfigError | _Changed:
+        """Check the new text and replace the version `read` with it; the lock is held."""
         new = parse_config(text, path=str(self.path), limits=self.limits)
         if isinstance(new, ConfigError):
             return ConfigError(str(self.path), None, f"not saved: {new.message}")
-        stamp = _replace_file(self.path, text, mode)
+        stamp = _replace_file(self.path, text, read.mode, read.stamp)
+        if stamp is None:
+            return _CHANGED
         with self._state:
             self._config, self._error, self._stamp = new, None, stamp
         return new

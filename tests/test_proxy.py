@@ -7,6 +7,7 @@ import gzip
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
@@ -16,6 +17,7 @@ from urllib.parse import urlencode
 import lxml.html
 import pytest
 from mitmproxy import exceptions, http
+from mitmproxy.addons.proxyserver import Proxyserver
 from mitmproxy.connection import Server
 from mitmproxy.proxy.server_hooks import ServerConnectionHookData
 from mitmproxy.test import taddons, tflow, tutils
@@ -763,3 +765,40 @@ def _release_slow_workers() -> Iterator[None]:
     """Never leave a slow worker blocked after a test."""
     yield
     RELEASE.set()
+
+
+@pytest.mark.parametrize(
+    ("user_value", "expected"), [(None, str(1_000_000)), ("2m", "2m")]
+)
+def test_bodies_of_unknown_length_stream_once_past_the_page_limit(
+    config: Path, user_value: str | None, expected: str
+) -> None:
+    # mitmproxy buffers a chunked body whole unless stream_large_bodies is set;
+    # a limit the user chose is kept.
+    async def main() -> None:
+        addon = Plainview(transform=fake_transform, pool_factory=thread_pool)
+        with taddons.context(Proxyserver(), addon) as tctx:
+            tctx.configure(addon, plainview_config=str(config), plainview_max_bytes=1_000_000)
+            if user_value is not None:
+                tctx.options.update(stream_large_bodies=user_value)
+                tctx.configure(addon, plainview_max_bytes=1_000_000)
+            assert tctx.options.stream_large_bodies == expected
+            addon.done()
+
+    run(main())
+
+
+def test_jobs_carry_the_time_budget_as_a_deadline(config: Path) -> None:
+    jobs: list[PageJob] = []
+
+    def recording(job: PageJob) -> PageOutcome:
+        jobs.append(job)
+        return fake_transform(job)
+
+    async def body(h: Harness) -> None:
+        before = time.time()
+        await h.cycle(make_flow())
+        assert len(jobs) == 1
+        assert before + 2.0 <= jobs[0].deadline <= time.time() + 2.0
+
+    harness(config, body, transform=recording, plainview_timeout="2")

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+import signal
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+
 import lxml.html
 import pytest
 
+from addon import transform
 from addon.core.result import Article, Block, Skip
 from addon.render import PageStyle, ReaderLinks
-from addon.transform import MIN_TEXT_CHARS, PageJob, outcome_for, run_job
+from addon.transform import MIN_TEXT_CHARS, PageJob, PageOutcome, outcome_for, run_job
 
 TEXT = "Water finds its way to the sea, one valley at a time. " * 6
 LINKS = ReaderLinks("https://a.example/p?plainview=original", "https://plainview.proxy/toggle",
                     "https://plainview.proxy/", "token")  # fmt: skip
+
+
+PAGE = f"<html><body><article><h1>Water</h1><p>{TEXT}</p></article></body></html>".encode()
 
 
 def job(mode: str = "auto", body: bytes = b"<p>x</p>", floor: int = MIN_TEXT_CHARS) -> PageJob:
@@ -58,3 +67,44 @@ def test_a_skip_keeps_the_original_and_says_why() -> None:
 def test_run_job_extracts_for_real() -> None:
     outcome = run_job(job(body=b""))
     assert outcome.html is None and outcome.reason.startswith("no article: ")
+
+
+def test_a_job_whose_deadline_passed_in_the_queue_is_not_started(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(transform, "extract", never_called)
+    late = replace(job("reader", body=PAGE), deadline=time.time() - 1)
+    assert run_job(late) == PageOutcome(None, "", "deadline passed before a worker was free")
+
+
+def test_a_job_running_past_its_deadline_is_stopped_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(transform, "extract", lambda *args, **kwargs: time.sleep(60))
+    before = signal.getsignal(signal.SIGALRM)
+    outcome = run_job(replace(job(body=PAGE), deadline=time.time() + 0.2))
+    assert outcome == PageOutcome(
+        None, "", "deadline passed while the worker was busy with the page"
+    )
+    # The alarm is off and the old handler back, so nothing fires in a later job.
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) == before
+
+
+def test_a_job_within_its_deadline_runs_as_ever() -> None:
+    outcome = run_job(replace(job("reader", body=PAGE), deadline=time.time() + 600))
+    assert outcome.html is not None and outcome.reason == "reader view"
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_off_the_main_thread_only_the_queue_deadline_applies() -> None:
+    with ThreadPoolExecutor(1) as pool:
+        running = pool.submit(
+            run_job, replace(job("reader", body=PAGE), deadline=time.time() + 600)
+        )
+        late = pool.submit(run_job, replace(job("reader", body=PAGE), deadline=time.time() - 1))
+        assert running.result().reason == "reader view"
+        assert late.result().reason == "deadline passed before a worker was free"
+
+
+def never_called(*args: object, **kwargs: object) -> None:
+    """Fail: the job must not have been extracted."""
+    raise AssertionError("extract() ran for a job past its deadline")
