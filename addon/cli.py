@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import math
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TypeVar, get_args
@@ -23,6 +27,8 @@ DEFAULT_DATASET = Path(__file__).resolve().parent.parent.parent / "shared/datase
 FORMATS = ("text", "html", "json", "jsonl")
 # Command-line names of the parameter overrides, as Namespace attributes.
 OVERRIDES = ("filter", "gap", "smoothing", "title_method", "max_bytes")
+# Seconds one page may take, as the proxy's own default: past it the page is skipped.
+DEFAULT_TIME_BUDGET = 2.0
 
 Result = Article | Skip
 _Number = TypeVar("_Number", int, float)
@@ -136,6 +142,11 @@ def add_extract_arguments(parser: argparse.ArgumentParser) -> None:
         "--timeout", type=_positive_float, default=20.0, metavar="SECONDS",
         help="network timeout for URL sources (default: %(default)s)",
     )  # fmt: skip
+    parser.add_argument(
+        "--time-budget", type=_non_negative_float, default=DEFAULT_TIME_BUDGET,
+        metavar="SECONDS",
+        help="skip a page whose extraction takes longer; 0: no limit (default: %(default)s)",
+    )  # fmt: skip
     add_algorithm_arguments(parser, repeatable=False)
 
 
@@ -156,7 +167,7 @@ def run_extract(args: argparse.Namespace) -> int:
             _error(f"{page.source}: {page.reason}")
             failed = True
             continue
-        result, ms = timed_extract(page, params)
+        result, ms = timed_extract(page, params, budget=args.time_budget)
         if output == "json":
             records.append(full_record(page, result, ms, diagnostics=args.diagnostics))
         else:
@@ -166,11 +177,49 @@ def run_extract(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def timed_extract(page: Page, params: ExtractParams) -> tuple[Result, float]:
-    """Extract one page and measure how many milliseconds it took."""
+def timed_extract(
+    page: Page, params: ExtractParams, *, budget: float = 0.0
+) -> tuple[Result, float]:
+    """Extract one page within `budget` seconds (0: no limit) and measure the milliseconds."""
     start = time.perf_counter()
-    result = extract(page.body, url=page.url, content_type=page.content_type, params=params)
+    try:
+        with time_budget(budget):
+            result: Result = extract(
+                page.body, url=page.url, content_type=page.content_type, params=params
+            )
+    except OverBudget:
+        result = Skip(f"over the time budget ({budget:g} s)")
     return result, round((time.perf_counter() - start) * 1000, 3)
+
+
+class OverBudget(Exception):
+    """A page's extraction ran past its time budget."""
+
+
+def _raise_over_budget(signum: int, frame: object) -> None:
+    """Interrupt the extraction from the timer signal."""
+    raise OverBudget
+
+
+@contextmanager
+def time_budget(seconds: float) -> Iterator[None]:
+    """Raise OverBudget in the block once `seconds` have passed (0: never).
+
+    A timer signal interrupts the work between two Python steps, as the proxy
+    abandons a page past its timeout. Signals reach only the main thread, and
+    not every system has interval timers: elsewhere the block runs unbounded.
+    """
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if seconds <= 0 or not usable:
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, _raise_over_budget)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
 
 
 def _emit(
@@ -325,6 +374,14 @@ def _non_negative_int(text: str) -> int:
 def _positive_int(text: str) -> int:
     """Parse an integer that is 1 or more, for argparse."""
     return _bounded(int, text, minimum=1)
+
+
+def _non_negative_float(text: str) -> float:
+    """Parse a finite number that is 0 or more, for argparse."""
+    value = _bounded(float, text, minimum=0.0)
+    if math.isinf(value):
+        raise argparse.ArgumentTypeError(f"must be finite: {text!r}")
+    return value
 
 
 def _positive_float(text: str) -> float:

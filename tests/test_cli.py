@@ -6,8 +6,11 @@ import argparse
 import gzip
 import io
 import json
+import signal
 import subprocess
 import sys
+import threading
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -17,6 +20,7 @@ from local_http import Reply, serve
 from addon import cli
 from addon.core import ALGORITHMS, Article, Block, Diagnostics, ExtractParams, Skip
 from addon.core.params import DEFAULT_ALGORITHM
+from addon.proxy import DEFAULT_TIMEOUT
 
 PAGE = (
     b"<!DOCTYPE html><html lang='en'><head><title>Tiny page</title></head><body>"
@@ -279,6 +283,9 @@ def test_reading_stops_one_byte_past_max_bytes(
         ["--algorithm", "nope"],
         ["--format", "pdf"],
         ["--timeout", "0"],
+        ["--time-budget", "-1"],
+        ["--time-budget", "inf"],
+        ["--time-budget", "soon"],
         [],
     ],
 )
@@ -296,6 +303,65 @@ def test_no_command_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         cli.main([])
     assert exited.value.code == 2
+
+
+def slow_extract(seconds: float) -> object:
+    """Return a stand-in for `extract` that takes `seconds` and then finds the article."""
+
+    def slow(body: bytes | str, **options: object) -> Article:
+        time.sleep(seconds)
+        return ARTICLE
+
+    return slow
+
+
+def test_a_page_over_the_time_budget_is_skipped_and_the_next_one_runs(
+    page_file: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cli, "extract", slow_extract(60))
+    status, out, err = run(capsys, "--time-budget", "0.2", str(page_file), str(page_file))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert (status, err) == (0, "")
+    assert [record["skip"] for record in records] == ["over the time budget (0.2 s)"] * 2
+    # The sleep was cut short at the budget, not waited out.
+    assert all(200 <= record["ms"] < 60_000 for record in records)
+
+
+def test_a_page_within_the_budget_is_left_alone_and_the_timer_is_cleared(
+    fake: FakeExtract, page_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    handler = signal.getsignal(signal.SIGALRM)
+    status, out, _ = run(capsys, "--format", "jsonl", str(page_file))
+    assert status == 0 and json.loads(out)["skip"] is None
+    assert signal.getsignal(signal.SIGALRM) is handler
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_a_time_budget_of_zero_means_no_limit(
+    page_file: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cli, "extract", slow_extract(0.3))
+    status, out, _ = run(capsys, "--format", "jsonl", "--time-budget", "0", str(page_file))
+    assert status == 0 and json.loads(out)["skip"] is None
+
+
+def test_the_default_time_budget_is_the_proxy_timeout() -> None:
+    args = cli.build_parser().parse_args(["extract", "page.html"])
+    assert args.time_budget == cli.DEFAULT_TIME_BUDGET == float(DEFAULT_TIMEOUT)
+
+
+def test_time_budget_runs_the_block_unbounded_outside_the_main_thread() -> None:
+    seen: list[bool] = []
+
+    def work() -> None:
+        with cli.time_budget(0.01):
+            time.sleep(0.05)
+        seen.append(True)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join()
+    assert seen == [True]
 
 
 def test_url_sources(fake: FakeExtract, capsys: pytest.CaptureFixture[str]) -> None:
