@@ -6,17 +6,15 @@ import argparse
 import html
 import json
 import math
-import signal
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TypeVar, get_args
 
 from addon import __version__, evaluation, proxy_command
+from addon.budget import OverBudget, time_budget
 from addon.core import ALGORITHMS, Article, ExtractParams, Skip, extract, params_for
 from addon.core.params import DEFAULT_ALGORITHM, Filter, Smoothing, TitleMethod
 from addon.sources import Page, ReadError, read_source
@@ -190,36 +188,6 @@ def timed_extract(
     except OverBudget:
         result = Skip(f"over the time budget ({budget:g} s)")
     return result, round((time.perf_counter() - start) * 1000, 3)
-
-
-class OverBudget(Exception):
-    """A page's extraction ran past its time budget."""
-
-
-def _raise_over_budget(signum: int, frame: object) -> None:
-    """Interrupt the extraction from the timer signal."""
-    raise OverBudget
-
-
-@contextmanager
-def time_budget(seconds: float) -> Iterator[None]:
-    """Raise OverBudget in the block once `seconds` have passed (0: never).
-
-    A timer signal interrupts the work between two Python steps, as the proxy
-    abandons a page past its timeout. Signals reach only the main thread, and
-    not every system has interval timers: elsewhere the block runs unbounded.
-    """
-    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    if seconds <= 0 or not usable:
-        yield
-        return
-    previous = signal.signal(signal.SIGALRM, _raise_over_budget)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
 
 
 def _emit(

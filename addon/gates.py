@@ -39,7 +39,7 @@ from urllib.parse import urlsplit
 import lxml.html
 from lxml import etree
 
-from addon.cli import OverBudget, time_budget
+from addon.budget import OverBudget, time_budget
 from addon.core import Article, extract
 from addon.core.content import ALLOWED_ATTRS, ALLOWED_TAGS
 from addon.core.decode import decode

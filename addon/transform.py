@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import signal
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from types import FrameType
 
 from addon.bodies import decode_body
+from addon.budget import OverBudget, time_budget
 from addon.core import Article, ExtractParams, Skip, extract, params_for
 from addon.core.result import Diagnostics
 from addon.render import PageStyle, ReaderLinks, render_reader
@@ -61,41 +57,15 @@ def _refusal(article: Article, job: PageJob) -> str:
     return ""
 
 
-class _Overrun(Exception):
-    """The job's deadline passed while it ran."""
-
-
-def _overrun(signum: int, frame: FrameType | None) -> None:
-    """Stop the running job: its deadline has passed."""
-    raise _Overrun
-
-
-@contextmanager
-def _time_limit(seconds: float | None) -> Iterator[None]:
-    """Raise _Overrun in the block after `seconds` (None: no limit)."""
-    # Only the main thread receives signals: a pool worker's jobs run there; a job
-    # run on another thread (in tests, or by a thread pool) goes without the limit.
-    if seconds is None or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGALRM, _overrun)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def run_job(job: PageJob) -> PageOutcome:
     """Run a job within its deadline; past it, give up at once (the proxy stopped waiting)."""
     remaining = job.deadline - time.time() if job.deadline else None
     if remaining is not None and remaining <= 0:
         return PageOutcome(None, "", "deadline passed before a worker was free")
     try:
-        with _time_limit(remaining):
+        with time_budget(remaining or 0.0):
             return _extract_and_render(job)
-    except _Overrun:
+    except OverBudget:
         return PageOutcome(None, "", "deadline passed while the worker was busy with the page")
 
 
