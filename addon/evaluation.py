@@ -30,6 +30,9 @@ from addon.metrics import Score, headline_match, lcs_scores, snippet_rate, word_
 
 Split = Literal["even", "odd", "all"]
 PAGE_TYPES = ("article", "documentation", "forum", "service", "product", "collection", "listing")
+# Page types a reader view serves; the others (service, product, collection,
+# listing) should stay as they are in the proxy's auto mode.
+READER_TYPES = frozenset({"article", "documentation", "forum"})
 # The dataset's pages are stored as UTF-8, whatever their markup declares.
 DATASET_CONTENT_TYPE = "text/html; charset=utf-8"
 PEER_MODULES = {"trafilatura": "trafilatura", "readability": "readability-lxml"}
@@ -48,10 +51,15 @@ _BLOCKS = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Prediction:
-    """What an extractor says a page's main text and headline are."""
+    """What an extractor says a page's main text and headline are.
+
+    `readerable` is the auto mode's verdict (would the page become a reader
+    view?); None for extractors that give none.
+    """
 
     text: str
     title: str
+    readerable: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +98,7 @@ class PageScore:
     title: str
     ms: float
     html_bytes: int
+    readerable: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +108,25 @@ class TypeScore:
     page_type: str
     pages: int
     f1: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRow:
+    """How many pages of one page type the auto mode turns into a reader view."""
+
+    page_type: str
+    pages: int
+    reader: int
+
+    @property
+    def original(self) -> int:
+        """Return how many pages stay as they are."""
+        return self.pages - self.reader
+
+    @property
+    def share(self) -> float | None:
+        """Return the share of pages that get the reader view (None for no pages)."""
+        return self.reader / self.pages if self.pages else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +146,8 @@ class Summary:
     headline_pages: int
     mb_per_s: float | None
     median_ms: float | None
+    # The auto decision per page type; empty for extractors without a verdict.
+    decisions: tuple[DecisionRow, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +290,7 @@ def score_page(page: DatasetPage, extractor: Extractor) -> PageScore:
         title=prediction.title,
         ms=ms,
         html_bytes=len(page.html),
+        readerable=prediction.readerable,
     )
 
 
@@ -311,6 +342,7 @@ def summarise(name: str, scores: Sequence[PageScore]) -> Summary:
         headline_pages=len(headlines),
         mb_per_s=sum(s.html_bytes for s in scores) / 1e6 / seconds if seconds > 0 else None,
         median_ms=statistics.median(s.ms for s in scores) if scores else None,
+        decisions=decision_matrix(scores),
     )
 
 
@@ -323,6 +355,33 @@ def _by_type(scores: Sequence[PageScore]) -> tuple[TypeScore, ...]:
         values = [s.words.f1 for s in scores if s.page_type == page_type]
         result.append(TypeScore(page_type, len(values), _mean(values)))
     return tuple(result)
+
+
+def decision_matrix(scores: Sequence[PageScore]) -> tuple[DecisionRow, ...]:
+    """Count the pages that get the reader view per page type; () if no page has a verdict."""
+    judged = [s for s in scores if s.readerable is not None]
+    if not judged:
+        return ()
+    seen = {s.page_type for s in judged}
+    types = [*PAGE_TYPES, *sorted(seen - set(PAGE_TYPES))]
+    return tuple(
+        DecisionRow(
+            page_type,
+            sum(1 for s in judged if s.page_type == page_type),
+            sum(1 for s in judged if s.page_type == page_type and s.readerable),
+        )
+        for page_type in types
+    )
+
+
+def confusion(rows: Sequence[DecisionRow]) -> dict[str, tuple[int, int]]:
+    """Sum the rows into (reader view, original) for the pages that should and should not."""
+    should = [row for row in rows if row.page_type in READER_TYPES]
+    should_not = [row for row in rows if row.page_type not in READER_TYPES]
+    return {
+        "reader": (sum(r.reader for r in should), sum(r.original for r in should)),
+        "original": (sum(r.reader for r in should_not), sum(r.original for r in should_not)),
+    }
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -363,6 +422,27 @@ def _summary_json(summary: Summary) -> dict[str, object]:
         "headline_pages": summary.headline_pages,
         "mb_per_s": summary.mb_per_s,
         "median_ms": summary.median_ms,
+        "auto_decision": _decisions_json(summary.decisions),
+    }
+
+
+def _decisions_json(rows: Sequence[DecisionRow]) -> dict[str, object] | None:
+    """Turn the auto decision matrix into plain JSON data (None without verdicts)."""
+    if not rows:
+        return None
+    matrix = confusion(rows)
+    return {
+        "by_type": {
+            row.page_type: {
+                "pages": row.pages,
+                "reader": row.reader,
+                "original": row.original,
+                "share": row.share,
+            }
+            for row in rows
+        },
+        "should_be_reader": dict(zip(("reader", "original"), matrix["reader"], strict=True)),
+        "should_be_original": dict(zip(("reader", "original"), matrix["original"], strict=True)),
     }
 
 
@@ -381,12 +461,17 @@ def _page_json(score: PageScore) -> dict[str, object]:
         "title": score.title,
         "ms": score.ms,
         "html_bytes": score.html_bytes,
+        "readerable": score.readerable,
     }
 
 
 def format_report(report: Report) -> str:
     """Render a report as a table per extractor, then a comparison if there are several."""
-    parts = [_format_summary(entry.summary) for entry in report.extractors]
+    parts = []
+    for entry in report.extractors:
+        parts.append(_format_summary(entry.summary))
+        if entry.summary.decisions:
+            parts.append(format_decisions(entry.summary.name, entry.summary.decisions))
     if len(report.extractors) > 1:
         parts.append(_format_comparison([entry.summary for entry in report.extractors]))
     for file_id, reason in report.errors:
@@ -410,6 +495,31 @@ def _format_summary(summary: Summary) -> str:
         f"  {'median time':<22}{_number(summary.median_ms, 1)} ms/page",
     ]
     return "\n".join(rows)
+
+
+def format_decisions(name: str, rows: Sequence[DecisionRow]) -> str:
+    """Render the auto decision per page type, then the confusion matrix, as Markdown tables."""
+    lines = [
+        f"{name}: auto mode decision",
+        "",
+        "| page type | pages | reader view | original | reader view share |",
+        "|---|---:|---:|---:|---:|",
+        *(
+            f"| {row.page_type} | {row.pages} | {row.reader} | {row.original} "
+            f"| {_percent(row.share)} |"
+            for row in rows
+        ),
+        "",
+        "| should be \\ got | reader view | original |",
+        "|---|---:|---:|",
+    ]
+    matrix = confusion(rows)
+    reader_types = ", ".join(t for t in PAGE_TYPES if t in READER_TYPES)
+    labels = {"reader": f"reader view ({reader_types})", "original": "original (the others)"}
+    for expected, label in labels.items():
+        got_reader, got_original = matrix[expected]
+        lines.append(f"| {label} | {got_reader} | {got_original} |")
+    return "\n".join(lines)
 
 
 def _format_comparison(summaries: Sequence[Summary]) -> str:
@@ -446,8 +556,9 @@ def _run_plainview(params: ExtractParams, html: bytes, url: str | None) -> Predi
     """Extract with Plainview; a skipped page predicts nothing."""
     result = extract(html, url=url, content_type=DATASET_CONTENT_TYPE, params=params)
     if isinstance(result, Skip):
-        return Prediction("", "")
-    return Prediction(result.text, result.title)
+        # The proxy keeps a skipped page as it is, in every mode.
+        return Prediction("", "", readerable=False)
+    return Prediction(result.text, result.title, readerable=result.readerable)
 
 
 def missing_peers() -> list[str]:

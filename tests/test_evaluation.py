@@ -321,3 +321,88 @@ def test_real_dataset_through_the_real_extract(
         assert sum(entry["pages"] for entry in scores["by_type"].values()) == 4
         assert [int(page["file_id"]) % 2 for page in scores["per_page"]] == [0, 0, 0, 0]
     assert "addanag-plus: 4 pages" in capsys.readouterr().out
+
+
+# What the auto mode decides per page URL in the decision tests.
+VERDICTS = {
+    "https://example.org/1": True,
+    "https://example.org/2": False,
+    "https://example.org/3": False,
+    "https://example.org/4": True,
+}
+
+
+def judged(html: bytes, url: str | None) -> Prediction:
+    assert url is not None
+    return Prediction("", "", readerable=VERDICTS[url])
+
+
+def silent(html: bytes, url: str | None) -> Prediction:
+    return Prediction("", "")
+
+
+def add_listing(dataset: Path) -> None:
+    """Add page 0004, a listing page, to the mini dataset."""
+    (dataset / "html" / "0004.html.gz").write_bytes(gzip.compress(b"<ul><li>a</li></ul>"))
+    record = {"url": "https://example.org/4", "_internal": {"page_type": {"primary": "listing"}}}
+    (dataset / "ground-truth" / "0004.json").write_text(json.dumps(record))
+
+
+def test_the_auto_decision_is_counted_per_page_type(dataset: Path) -> None:
+    add_listing(dataset)
+    report = evaluate(dataset, [Extractor("judged", judged), Extractor("silent", silent)])
+    assert isinstance(report, Report)
+    judged_entry, silent_entry = report.extractors
+    assert [page.readerable for page in judged_entry.pages] == [True, False, False, True]
+    rows = {row.page_type: row for row in judged_entry.summary.decisions}
+    assert list(rows) == list(evaluation.PAGE_TYPES)
+    article, forum, listing = rows["article"], rows["forum"], rows["listing"]
+    assert (article.pages, article.reader, article.original, article.share) == (2, 1, 1, 0.5)
+    assert (forum.pages, forum.reader, forum.share) == (1, 0, 0.0)
+    assert (listing.pages, listing.reader, listing.share) == (1, 1, 1.0)
+    assert (rows["product"].pages, rows["product"].share) == (0, None)
+    # Articles and forums should get the reader view (1 of 3 did); the listing should not.
+    assert evaluation.confusion(judged_entry.summary.decisions) == {
+        "reader": (1, 2),
+        "original": (1, 0),
+    }
+    # An extractor that gives no verdict has no matrix.
+    assert [page.readerable for page in silent_entry.pages] == [None] * 4
+    assert silent_entry.summary.decisions == ()
+
+
+def test_the_auto_decision_goes_into_the_json_and_the_printed_report(dataset: Path) -> None:
+    add_listing(dataset)
+    report = evaluate(dataset, [Extractor("judged", judged), Extractor("silent", silent)])
+    assert isinstance(report, Report)
+    data = evaluation.report_json(report)["extractors"]
+    assert isinstance(data, dict)
+    decision = data["judged"]["auto_decision"]
+    assert decision["by_type"]["article"] == {
+        "pages": 2, "reader": 1, "original": 1, "share": 0.5,
+    }  # fmt: skip
+    assert decision["should_be_reader"] == {"reader": 1, "original": 2}
+    assert decision["should_be_original"] == {"reader": 1, "original": 0}
+    assert [page["readerable"] for page in data["judged"]["per_page"]] == [True, False, False, True]
+    assert data["silent"]["auto_decision"] is None
+    assert [page["readerable"] for page in data["silent"]["per_page"]] == [None] * 4
+    printed = evaluation.format_report(report)
+    assert printed.count("auto mode decision") == 1
+    assert "| article | 2 | 1 | 1 | 50.0% |" in printed.splitlines()
+    assert "| product | 0 | 0 | 0 | - |" in printed.splitlines()
+    assert "| reader view (article, documentation, forum) | 1 | 2 |" in printed.splitlines()
+    assert "| original (the others) | 1 | 0 |" in printed.splitlines()
+
+
+def test_the_real_extractor_gives_a_verdict_for_every_page(tmp_path: Path) -> None:
+    out = tmp_path / "real.json"
+    options = ["--dataset", str(REAL_DATASET), "--split", "odd", "--limit", "6"]
+    assert cli.main(["eval", *options, "--baselines", "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    plainview = report["extractors"]["addanag-plus"]
+    verdicts = [page["readerable"] for page in plainview["per_page"]]
+    assert all(isinstance(verdict, bool) for verdict in verdicts)
+    by_type = plainview["auto_decision"]["by_type"]
+    assert sum(row["pages"] for row in by_type.values()) == 6
+    assert sum(row["reader"] for row in by_type.values()) == sum(verdicts)
+    assert report["extractors"]["page-text+title"]["auto_decision"] is None

@@ -465,7 +465,9 @@ def _finish(raws: list[Element], ctx: _Context) -> list[Block]:
     _prepare(holder)
     _scrub(holder, ctx)
     etree.strip_elements(holder, _REMOVE, with_tail=False)
+    name_or_unwrap(holder)
     etree.strip_tags(holder, _UNWRAP)
+    step_headings(holder)
     _cap_depth(holder)
     verbatim = [_pre_text(block) if block.tag == "pre" else None for block in holder]
     _keep_pre_newline(holder)
@@ -479,6 +481,39 @@ def _finish(raws: list[Element], ctx: _Context) -> list[Block]:
         if text or kind == "hr" or next(block.iter("img"), None) is not None:
             blocks.append(Block(kind=kind, html=html, text=text))
     return blocks
+
+
+def name_or_unwrap(holder: Element) -> None:
+    """Give images without alt an empty one; unwrap unnamed links and headings in cells."""
+    # WCAG 1.1.1 / 2.4.4 (axe image-alt, link-name): a missing alt makes screen
+    # readers spell out the file name; a link of no text reads as "link".
+    for img in holder.iter("img"):
+        if img.get("alt") is None:
+            img.set("alt", "")
+    for link in holder.iter("a"):
+        if not _has_name(link):
+            link.tag = _UNWRAP
+    # A heading inside a table cell breaks the outline (axe heading-order); the
+    # table's own header cells carry that meaning.
+    for cell in holder.iter("td", "th"):
+        for heading in cell.iter(*HEADINGS):
+            heading.tag = _UNWRAP
+
+
+def _has_name(link: Element) -> bool:
+    """Tell whether a link has text or an image with a non-empty alt."""
+    if _text_of(link).strip():
+        return True
+    return any((img.get("alt") or "").strip() for img in link.iter("img"))
+
+
+def step_headings(holder: Element, *, top: int = 1) -> None:
+    """Let headings go down one level at a time below the page's h1 (axe heading-order)."""
+    previous = top
+    for heading in holder.iter(*HEADINGS):
+        level = min(int(heading.tag[1]), previous + 1)
+        heading.tag = f"h{level}"
+        previous = level
 
 
 def _prepare(holder: Element) -> None:

@@ -23,7 +23,7 @@ from addon.core.preprocess import (
     drop_non_content,
     parse,
 )
-from addon.core.readerable import is_readerable
+from addon.core.readerable import content_share, is_readerable
 from addon.core.result import Article, Block, Diagnostics, Skip
 from addon.core.titlefinder import Headline, find_headline
 from addon.core.tree import Chosen, choose_content, line_of
@@ -170,7 +170,12 @@ def _article(
         text=text,
         lang=meta.lang,
         dir=page_direction(meta.dir, meta.lang, text),
-        readerable=is_readerable(blocks, text, headline is not None),
+        readerable=is_readerable(
+            blocks,
+            text,
+            headline is not None,
+            content_share=content_share(diagnostics.t1, diagnostics.selected),
+        ),
         url=url,
         byline=meta.byline,
         published=meta.published,

@@ -131,9 +131,15 @@ def test_whitespace_only_text_makes_no_paragraph() -> None:
     )
 
 
-def test_h1_is_demoted_and_heading_order_kept() -> None:
+def test_h1_is_demoted_and_headings_step_down_one_level_at_a_time() -> None:
     blocks = _blocks("<body><h1>Title</h1><h2>Part</h2><h3>Sub</h3><h6>Low</h6></body>")
-    assert _kinds(blocks) == ["h2", "h3", "h4", "h6"]
+    # h6 after h4 would skip two levels (axe heading-order): it becomes h5.
+    assert _kinds(blocks) == ["h2", "h3", "h4", "h5"]
+    assert _kinds(_blocks("<body><h4>Deep</h4><h2>Up</h2><h5>Down</h5></body>")) == [
+        "h2",
+        "h2",
+        "h3",
+    ]
     assert _kinds(_blocks("<body><h2>Part</h2><h3>Sub</h3></body>")) == ["h2", "h3"]
 
 
@@ -179,7 +185,7 @@ def test_inline_element_holding_blocks_is_flattened() -> None:
     blocks = _blocks(
         '<body><a href="/card"><div><h3>Card title</h3><p>Card text</p></div></a></body>'
     )
-    assert _kinds(blocks) == ["h3", "p"]
+    assert _kinds(blocks) == ["h2", "p"]  # the first heading below the page's h1
 
 
 def test_figure_with_caption() -> None:
@@ -436,18 +442,18 @@ def test_real_inline_data_image_is_kept() -> None:
     assert _images(broken) == []
 
 
-def test_alt_text_is_kept_and_empty_alt_stays_empty() -> None:
+def test_alt_text_is_kept_and_a_missing_alt_becomes_empty() -> None:
     imgs = _images(
         _blocks('<body><p>x<img src="/a.jpg" alt="A"><img src="/b.jpg" alt=""><img src="/c.jpg">')
     )
-    assert [img.get("alt") for img in imgs] == ["A", "", None]
+    assert [img.get("alt") for img in imgs] == ["A", "", ""]
 
 
 def test_image_size_attributes_are_kept_when_numeric() -> None:
     (img,) = _images(
         _blocks('<body><p>x<img src="/a.jpg" width="640" height="auto" class="c" loading="lazy">')
     )
-    assert dict(img.attrib) == {"src": "https://example.com/a.jpg", "width": "640"}
+    assert dict(img.attrib) == {"src": "https://example.com/a.jpg", "width": "640", "alt": ""}
 
 
 def test_picture_uses_its_source_when_the_img_has_none() -> None:
@@ -720,3 +726,26 @@ def test_real_pages_give_clean_blocks(file_id: str) -> None:
     assert len(blocks) > 5
     for block in blocks:
         _assert_clean(block)
+
+
+def test_links_a_screen_reader_cannot_name_are_unwrapped() -> None:
+    blocks = _blocks(
+        '<body><p>Read <a href="/a">this</a>.<a href="/share"></a>'
+        '<a href="/logo"><img src="/l.png" alt=""></a>'
+        '<a href="/photo"><img src="/p.png" alt="A photo"></a></p></body>'
+    )
+    (block,) = blocks
+    assert block.html.count("<a ") == 2
+    assert 'href="https://example.com/share"' not in block.html
+    assert 'href="https://example.com/logo"' not in block.html
+    assert 'src="https://example.com/l.png"' in block.html
+
+
+def test_headings_inside_table_cells_are_unwrapped() -> None:
+    (table,) = _blocks(
+        "<body><table><tr><td><h4>Platform</h4></td><td><h4>Rating</h4></td></tr>"
+        "<tr><td>Brighterly</td><td>4.4</td></tr></table></body>"
+    )
+    assert table.kind == "table"
+    assert "<h4>" not in table.html
+    assert "<td>Platform</td>" in table.html

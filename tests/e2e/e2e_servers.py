@@ -9,6 +9,8 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,6 +24,7 @@ ARTICLE_ID = "0074"
 START_TIMEOUT = 60.0
 # Seconds one page may take in the proxy under test.
 PAGE_BUDGET = 30
+SETTINGS_PAGE = "http://plainview.proxy/"
 
 
 class ProxyFailed(Exception):
@@ -37,9 +40,14 @@ class Resource:
     status: int = 200
 
 
+def dataset_html(page_id: str) -> bytes:
+    """Return a dataset page as it was served."""
+    return gzip.decompress((DATASET / "html" / f"{page_id}.html.gz").read_bytes())
+
+
 def article_html() -> bytes:
     """Return the dataset's article page as it was served."""
-    return gzip.decompress((DATASET / "html" / f"{ARTICLE_ID}.html.gz").read_bytes())
+    return dataset_html(ARTICLE_ID)
 
 
 def resources() -> dict[str, Resource]:
@@ -79,6 +87,13 @@ class OriginServer:
     def url(self, path: str) -> str:
         """Return the absolute URL of a path on this origin."""
         return self.base + path
+
+    def serve_dataset_page(self, page_id: str, prefix: str = "/wcxb/") -> str:
+        """Serve a dataset page as UTF-8 HTML at prefix + "<id>.html"; return that path."""
+        path = f"{prefix}{page_id}.html"
+        html = (("Content-Type", "text/html; charset=utf-8"),)
+        self.served[path] = Resource(dataset_html(page_id), html)
+        return path
 
 
 def _handler(origin: OriginServer) -> type[BaseHTTPRequestHandler]:
@@ -177,6 +192,29 @@ def wait_until_listening(proxy: ProxyProcess, timeout: float = START_TIMEOUT) ->
             raise ProxyFailed(f"plainview proxy did not listen within {timeout} s")
 
 
+def wait_until_ready(proxy: ProxyProcess, timeout: float = START_TIMEOUT) -> None:
+    """Poll the settings page through the proxy until the addon answers it.
+
+    mitmdump listens before the addon has read its config and made the secret
+    token; until then a request to the settings host fails.
+    """
+    address = f"http://{proxy.address}"
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({"http": address}))
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with opener.open(SETTINGS_PAGE, timeout=10) as response:
+                if response.status == 200 and (proxy.config.parent / "secret-token").exists():
+                    return
+        except (urllib.error.URLError, OSError):
+            pass  # not ready yet
+        if proxy.process.poll() is not None:
+            raise ProxyFailed(f"plainview proxy exited:\n{proxy.log.read_text()}")
+        if time.monotonic() > deadline:
+            raise ProxyFailed(f"plainview proxy did not serve its settings page within {timeout} s")
+        time.sleep(0.1)
+
+
 def stop(process: subprocess.Popen[bytes]) -> None:
     """Stop a process we started: terminate, then kill if it lingers."""
     if process.poll() is None:
@@ -208,6 +246,7 @@ def run_proxy(home: Path, *extra: str) -> Iterator[ProxyProcess]:
     proxy = ProxyProcess(process, port, config, confdir, log)
     try:
         wait_until_listening(proxy)
+        wait_until_ready(proxy)
         yield proxy
     finally:
         stop(process)

@@ -13,9 +13,23 @@ from urllib.parse import urlencode
 
 import lxml.html
 import pytest
-from e2e_servers import OriginServer, ProxyProcess
+from e2e_servers import OriginServer, ProxyFailed, ProxyProcess, run_proxy
+from lxml.html import HtmlElement
 
 pytestmark = pytest.mark.e2e
+
+# A wcxb-dev listing page: news teasers, each a figure, byline, date and summary.
+LISTING_ID = "0083"
+SETTINGS = "://plainview.proxy/"
+SAME_ORIGIN = {"Origin": "http://plainview.proxy", "Sec-Fetch-Site": "same-origin"}
+# A hand edit that breaks the file: rule 1's mode on line 6 is no mode.
+BAD_CONFIG = """[defaults]
+mode = "auto"
+
+[[rule]]
+host = "example.org"
+mode = "sometimes"
+"""
 
 
 @dataclass(frozen=True)
@@ -176,3 +190,186 @@ def test_the_certificate_page_of_mitmproxy_is_left_alone(client: Client) -> None
     assert fetched.status == 200
     assert b"mitmproxy" in fetched.body
     assert b"Show original" not in fetched.body
+
+
+def is_reader_view(fetched: Fetched) -> bool:
+    """Tell whether a response is a Plainview reader view (it carries Plainview's CSP)."""
+    return "Content-Security-Policy" in fetched.headers
+
+
+def recent_record(client: Client, url: str) -> list[str]:
+    """Return the settings page's newest recent-pages row for a URL: page, done, why."""
+    page = lxml.html.document_fromstring(client.fetch(f"http{SETTINGS}").body)
+    rows = page.xpath("//h2[.='Recent pages']/following-sibling::table[1]/tbody/tr")
+    row = next(row for row in rows if row.xpath("./td[1]/a/@href") == [url])
+    return [cell.text_content().strip() for cell in row.findall("td")][:3]
+
+
+def test_a_listing_page_stays_original_in_auto_mode(
+    client: Client, origin_server: OriginServer
+) -> None:
+    url = origin_server.url(origin_server.serve_dataset_page(LISTING_ID))
+    fetched = client.fetch(url, headers={"Sec-Fetch-Dest": "document"})
+    assert fetched.status == 200
+    assert sha256(fetched.body) == sha256(direct(url))
+    assert not is_reader_view(fetched)
+    title = "Streaming and Entertainment News from Industry Experts"
+    assert recent_record(client, url) == [
+        title,
+        "original",
+        "auto mode: the page is not an article",
+    ]
+
+
+@pytest.fixture(scope="module")
+def own_proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ProxyProcess]:
+    """Run a second `plainview proxy` whose config these tests may change and break."""
+    try:
+        with run_proxy(tmp_path_factory.mktemp("own-proxy")) as proxy:
+            yield proxy
+    except ProxyFailed as error:
+        pytest.fail(str(error))
+
+
+@pytest.fixture
+def own_client(own_proxy: ProxyProcess, monkeypatch: pytest.MonkeyPatch) -> Iterator[Client]:
+    """Return a client of the second proxy; its config file is put back after the test."""
+    for name in ("no_proxy", "NO_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    saved = own_proxy.config.read_bytes()
+    yield Client(own_proxy)
+    own_proxy.config.write_bytes(saved)
+
+
+def toggle_forms(reader: Fetched) -> dict[str, HtmlElement]:
+    """Return the reader page's toggle forms by the mode they set."""
+    page = lxml.html.document_fromstring(reader.body)
+    forms = page.xpath("//form[.//input[@name='mode']]")
+    return {form.xpath(".//input[@name='mode']/@value")[0]: form for form in forms}
+
+
+def submit(client: Client, form: HtmlElement, headers: dict[str, str]) -> Fetched:
+    """POST a form's hidden fields to its action, as a browser submits it."""
+    fields = {field.get("name"): field.get("value") for field in form.xpath(".//input")}
+    return client.fetch(form.get("action"), form=fields, headers=headers)
+
+
+def test_each_toggle_takes_effect_on_the_next_load(
+    own_client: Client, own_proxy: ProxyProcess, origin_server: OriginServer
+) -> None:
+    # Both pages are on one site: the article is a reader view in auto mode, the
+    # listing stays original, until a toggle sets the site's mode.
+    article_url = origin_server.url("/article.html")
+    listing_url = origin_server.url(origin_server.serve_dataset_page(LISTING_ID))
+    reader = own_client.fetch(article_url)
+    assert is_reader_view(reader)
+    assert not is_reader_view(own_client.fetch(listing_url))
+    forms = toggle_forms(reader)
+    assert set(forms) == {"original", "reader"}
+    assert forms["reader"].get("action") == "http://plainview.proxy/toggle"
+    # The reader page sends no referrer: a browser's form POST carries Origin: null.
+    cross_site = {"Origin": "null", "Sec-Fetch-Site": "cross-site"}
+
+    back = submit(own_client, forms["reader"], cross_site)  # redirected back to the article
+    assert back.status == 200
+    assert is_reader_view(back)
+    listing = own_client.fetch(listing_url)
+    assert is_reader_view(listing)
+    assert b"<main" in listing.body
+
+    back = submit(own_client, forms["original"], cross_site)
+    assert back.status == 200
+    assert not is_reader_view(back)
+    assert sha256(back.body) == sha256(direct(article_url))
+    assert sha256(own_client.fetch(listing_url).body) == sha256(direct(listing_url))
+    rules = [line for line in own_proxy.config.read_text().splitlines() if line == "[[rule]]"]
+    assert len(rules) == 1  # the second toggle changed the rule the first one wrote
+
+
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_a_toggle_from_another_site_is_refused(
+    own_client: Client, origin_server: OriginServer, scheme: str
+) -> None:
+    article_url = origin_server.url("/article.html")
+    form = toggle_forms(own_client.fetch(article_url))
+    fields = {f.get("name"): f.get("value") for f in form["original"].xpath(".//input")}
+    refused = own_client.fetch(
+        f"{scheme}{SETTINGS}toggle",
+        form=fields,
+        headers={"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"},
+    )
+    assert refused.status == 403
+    assert b"another origin (https://evil.example)" in refused.body
+    assert is_reader_view(own_client.fetch(article_url))
+
+
+@pytest.mark.parametrize("scheme", ["http", "https"])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"},
+        {"Origin": "https://evil.example"},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Origin": "http://plainview.proxy", "Sec-Fetch-Site": "same-site"},
+    ],
+)
+def test_a_cross_site_post_with_the_right_token_is_refused(
+    own_client: Client, own_proxy: ProxyProcess, scheme: str, headers: dict[str, str]
+) -> None:
+    before = own_proxy.config.read_bytes()
+    fetched = own_client.fetch(
+        f"{scheme}{SETTINGS}defaults",
+        form={"token": own_proxy.secret, "mode": "original", "theme": "dark"},
+        headers=headers,
+    )
+    assert fetched.status == 403
+    assert b"Not saved: the request came from another" in fetched.body
+    assert own_proxy.config.read_bytes() == before
+
+
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_the_same_post_from_the_settings_page_is_saved(
+    own_client: Client, own_proxy: ProxyProcess, scheme: str
+) -> None:
+    # The refusals above are for the headers: with the settings page's own, it saves.
+    settings = f"{scheme}{SETTINGS}"
+    theme = "sepia" if scheme == "http" else "light"
+    origin = {"Origin": settings.rstrip("/"), "Sec-Fetch-Site": "same-origin"}
+    form = {"token": own_proxy.secret, "mode": "auto", "theme": theme}
+    saved = own_client.fetch(f"{settings}defaults", form=form, headers=origin)
+    assert saved.status == 200  # the 303 back to the settings page, followed
+    assert f'theme = "{theme}"' in own_proxy.config.read_text()
+
+
+def settings_error(client: Client, scheme: str = "http") -> list[str]:
+    """Return the texts of the settings page's config error section (none: [])."""
+    page = lxml.html.document_fromstring(client.fetch(f"{scheme}{SETTINGS}").body)
+    return [p.text_content() for p in page.xpath("//section[@class='error']/p")]
+
+
+def test_a_broken_config_file_keeps_the_proxy_serving_and_is_shown(
+    own_client: Client, own_proxy: ProxyProcess, origin_server: OriginServer
+) -> None:
+    good = own_proxy.config.read_text()
+    article_url = origin_server.url("/article.html")
+    assert settings_error(own_client) == []
+    own_proxy.config.write_text(BAD_CONFIG)  # by hand, while the proxy runs
+    where = f"{own_proxy.config}, line 6: "
+    what = "rule 1: mode must be one of reader, original, auto (got 'sometimes')"
+    for scheme in ("http", "https"):
+        assert settings_error(own_client, scheme)[0] == where + what
+    # Pages still pass through and still become reader views (the last good settings).
+    assert is_reader_view(own_client.fetch(article_url))
+    image = own_client.fetch(origin_server.url("/image.png"))
+    assert sha256(image.body) == sha256(direct(origin_server.url("/image.png")))
+    # A change from the settings page is refused rather than written over the broken file.
+    refused = own_client.fetch(
+        f"http{SETTINGS}rules",
+        form={"token": own_proxy.secret, "host": "example.com", "mode": "reader"},
+        headers=SAME_ORIGIN,
+    )
+    assert refused.status == 400
+    assert own_proxy.config.read_text() == BAD_CONFIG
+    own_proxy.config.write_text(good)
+    assert settings_error(own_client) == []
+    assert own_proxy.process.poll() is None

@@ -1,0 +1,205 @@
+"""Tests for addon.core.readerable: which extracted contents get the reader view in auto mode."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from addon.core import Article, extract
+from addon.core.readerable import (
+    MAX_FRAGMENTS_PER_PARAGRAPH,
+    MIN_CONTENT_SHARE,
+    ShortArticle,
+    content_share,
+    is_readerable,
+    link_density,
+    measure,
+)
+from addon.core.result import Block
+
+SHARED = Path(__file__).resolve().parents[3] / "shared"
+DATASET = SHARED / "datasets" / "wcxb-dev"
+ENCODINGS = SHARED / "corpora" / "encodings"
+PARAGRAPH = (
+    "The harbour ferry carried its first passengers in months after the shipyard replaced "
+    "the engines, the wheelhouse windows and most of the deck planks over the winter."
+)
+
+
+def paragraph(text: str = PARAGRAPH) -> Block:
+    """Return a p block holding some text."""
+    return Block("p", f"<p>{text}</p>", text)
+
+
+def text_of(blocks: list[Block]) -> str:
+    """Return the plain text of blocks the way the extractor joins them."""
+    return "\n\n".join(block.text for block in blocks if block.text)
+
+
+def extracted(path: Path) -> Article:
+    """Extract a saved page (gzipped or not) as the proxy would."""
+    assert path.exists(), f"{path} is missing: ../shared must sit beside the checkout"
+    body = path.read_bytes()
+    if path.suffix == ".gz":
+        body = gzip.decompress(body)
+    article = extract(body, content_type="text/html")
+    assert isinstance(article, Article), article
+    return article
+
+
+def share_of(article: Article) -> float:
+    """Return the content share of an extracted page from its diagnostics."""
+    assert article.diagnostics is not None
+    return content_share(article.diagnostics.t1, article.diagnostics.selected)
+
+
+def dataset_page(page_id: str) -> Article:
+    """Extract one wcxb-dev page."""
+    return extracted(DATASET / "html" / f"{page_id}.html.gz")
+
+
+def verdict(article: Article, *, share: float | None = None, headline: bool = True) -> bool:
+    """Return is_readerable for an extracted page, with its own share unless one is given."""
+    used = share_of(article) if share is None else share
+    return is_readerable(article.blocks, article.text, headline, content_share=used)
+
+
+@pytest.mark.parametrize("page_id", ["0074", "0020", "0060"])
+def test_dataset_articles_are_readerable(page_id: str) -> None:
+    assert verdict(dataset_page(page_id))
+
+
+@pytest.mark.parametrize(
+    ("page_id", "what"),
+    [
+        ("0083", "news teasers: a figure, byline and date around every paragraph"),
+        ("2916", "a list of paper titles in one <dl>, no paragraph"),
+        ("2910", "a topic page: paragraphs under links to the papers, over half of it link text"),
+    ],
+)
+def test_dataset_listings_are_not_readerable(page_id: str, what: str) -> None:
+    article = dataset_page(page_id)
+    assert not verdict(article), what
+    # Even a page that is all content is no article: the blocks alone decide.
+    assert not verdict(article, share=1.0), what
+
+
+def test_a_shop_page_whose_prose_is_a_small_part_of_the_page_is_not_readerable() -> None:
+    # wcxb-dev 4296 (a collection): the extractor keeps its four paragraphs of
+    # shop copy, which read like an article; the product grid around them holds
+    # about half of the page's text.
+    article = dataset_page("4296")
+    share = share_of(article)
+    assert share < MIN_CONTENT_SHARE
+    assert not verdict(article)
+    assert verdict(article, share=1.0)
+
+
+def test_a_link_list_is_not_readerable() -> None:
+    items = "".join(
+        f'<li><a href="/t/{n}">Topic number {n} of the site</a></li>' for n in range(60)
+    )
+    html = f"<ul>{items}</ul>"
+    text = "\n".join(f"Topic number {n} of the site" for n in range(60))
+    blocks = [Block("h2", "<h2>Topics</h2>", "Topics"), Block("ul", html, text)]
+    assert len(text) > 1000
+    assert not is_readerable(blocks, text_of(blocks), True, content_share=1.0)
+
+
+def test_a_product_grid_around_paragraphs_is_not_readerable() -> None:
+    prose = [paragraph(f"{PARAGRAPH} {PARAGRAPH}") for _ in range(3)]  # score 3 * 14
+    image = Block("figure", '<figure><img src="/shoe.jpg" alt=""></figure>', "")
+    card = [image, paragraph("$49.99")]
+    assert is_readerable(prose, text_of(prose), True, content_share=1.0)
+    # Up to four fragments per paragraph pass (captionless images and prices count).
+    six_cards = [*prose, *(card * 6)]
+    assert measure(six_cards, min_block_chars=140, fragment_chars=40).fragments == 12
+    assert MAX_FRAGMENTS_PER_PARAGRAPH * 3 == 12
+    assert is_readerable(six_cards, text_of(six_cards), True, content_share=1.0)
+    seven_cards = [*prose, *(card * 7)]
+    assert not is_readerable(seven_cards, text_of(seven_cards), True, content_share=1.0)
+
+
+def test_prose_under_links_is_not_readerable() -> None:
+    teaser = f'<a href="/story">{PARAGRAPH}</a>'
+    linked = [Block("p", f"<p>{teaser} {PARAGRAPH}</p>", f"{PARAGRAPH} {PARAGRAPH}")] * 4
+    assert link_density(linked) == pytest.approx(0.5, abs=0.01)
+    assert not is_readerable(linked, text_of(linked), True, content_share=1.0)
+    assert is_readerable(linked, text_of(linked), True, content_share=1.0, max_link_density=0.6)
+    plain = [paragraph(f"{PARAGRAPH} {PARAGRAPH}")] * 4
+    assert link_density(plain) == 0.0
+    assert is_readerable(plain, text_of(plain), True, content_share=1.0)
+
+
+def test_link_density_counts_link_text_in_the_whole_content() -> None:
+    blocks = [
+        Block("p", '<p>See <a href="/a">the <b>first</b> report</a> and more.</p>', ""),
+        Block("ul", '<ul><li><a href="/b">Second</a></li><li>third</li></ul>', ""),
+    ]
+    # 'See the first report and more.' + 'Second' + 'third': 41 characters, 22 in links.
+    assert link_density(blocks) == pytest.approx(22 / 41)
+    assert link_density([]) == 0.0
+    assert link_density([Block("hr", "<hr>", "")]) == 0.0
+
+
+def test_too_little_prose_is_not_readerable() -> None:
+    blocks = [paragraph("A short note.") for _ in range(60)]
+    assert len(text_of(blocks)) > 500
+    assert not is_readerable(blocks, text_of(blocks), True, content_share=1.0)
+
+
+def test_the_prose_score_follows_readability() -> None:
+    blocks = [paragraph("x" * 240), paragraph("y" * 141), paragraph("z" * 140), paragraph("w" * 40)]
+    prose = measure(blocks, min_block_chars=140, fragment_chars=40)
+    assert prose.score == pytest.approx(10 + 1)  # sqrt(100) + sqrt(1); 140 itself counts no more
+    assert (prose.paragraphs, prose.fragments) == (2, 1)
+
+
+def test_an_unknown_share_does_not_refuse() -> None:
+    article = dataset_page("4296")
+    assert is_readerable(article.blocks, article.text, True)
+    assert is_readerable(article.blocks, article.text, True, content_share=None)
+
+
+def test_content_share_weighs_the_selected_lines() -> None:
+    assert content_share([10, 30, 60], [1, 2]) == pytest.approx(0.9)
+    assert content_share([10, 30, 60], []) == 0.0
+    assert content_share([], []) == 1.0
+    assert content_share([0, 0], [0]) == 1.0
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in ENCODINGS.glob("*.html")))
+def test_the_short_news_pages_of_the_encodings_corpus_are_readerable(name: str) -> None:
+    # About 100 words in four to six short paragraphs: too little prose for the
+    # long-read rule, but a headline and nothing but paragraphs.
+    article = extracted(ENCODINGS / name)
+    assert verdict(article)
+
+
+def test_a_short_article_needs_its_headline_and_most_of_the_page() -> None:
+    article = extracted(ENCODINGS / "arabic_utf-8_rtl.html")
+    share = share_of(article)
+    assert share >= ShortArticle().min_content_share
+    long_read = is_readerable(article.blocks, article.text, False, content_share=share)
+    assert not long_read  # it passes as a short article only
+    assert not verdict(article, share=ShortArticle().min_content_share - 0.01)
+    assert verdict(article, share=share)
+
+
+def test_a_short_article_is_a_few_paragraphs_and_nothing_else() -> None:
+    # A huge min_text_chars turns the long-read rule off: only the short-article rule decides.
+    def short(blocks: list[Block], *, headline: bool = True, share: float = 1.0) -> bool:
+        text = text_of(blocks)
+        return is_readerable(blocks, text, headline, content_share=share, min_text_chars=10**6)
+
+    four = [paragraph() for _ in range(4)]  # 27 words each
+    assert short(four)
+    assert not short(four[:3])
+    assert not short(four, headline=False)
+    assert not short(four, share=0.7)
+    assert not short([paragraph() for _ in range(10)])  # 270 words: no longer short
+    # A list holding 60 of 168 words: the paragraphs hold 64% of the text, not 70%.
+    listed = [*four, Block("ul", "<ul><li>item</li></ul>", " ".join(["item"] * 60))]
+    assert not short(listed)
