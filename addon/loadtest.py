@@ -960,7 +960,7 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _listening(port: int) -> bool:
+def listening(port: int) -> bool:
     """Tell whether something accepts connections on 127.0.0.1:port."""
     with socket.socket() as probe:
         probe.settimeout(1.0)
@@ -998,7 +998,7 @@ def run_proxy(home: Path, extra: Sequence[str] = ()) -> Iterator[tuple[int, int]
 def _wait_listening(process: subprocess.Popen[bytes], port: int) -> None:
     """Wait until the proxy listens; raise if it exits or takes too long."""
     deadline = time.monotonic() + START_TIMEOUT
-    while not _listening(port):
+    while not listening(port):
         if process.poll() is not None:
             raise RuntimeError(f"plainview proxy exited with {process.returncode}")
         if time.monotonic() > deadline:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gzip
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -14,8 +13,11 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+from addon.loadtest import free_port, listening
 
 DATASET = Path(__file__).resolve().parents[3] / "shared/datasets/wcxb-dev"
 # A plain article page of the dataset (CDC, "Healthy Eating Tips").
@@ -137,20 +139,6 @@ def serve_origin() -> Iterator[OriginServer]:
         thread.join()
 
 
-def free_port() -> int:
-    """Return a TCP port that is free on 127.0.0.1 right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def listening(port: int) -> bool:
-    """Tell whether something accepts connections on 127.0.0.1:port."""
-    with socket.socket() as probe:
-        probe.settimeout(1.0)
-        return probe.connect_ex(("127.0.0.1", port)) == 0
-
-
 @dataclass
 class ProxyProcess:
     """A running `plainview proxy`: where it listens and where its files are."""
@@ -250,3 +238,27 @@ def run_proxy(home: Path, *extra: str) -> Iterator[ProxyProcess]:
         yield proxy
     finally:
         stop(process)
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """A response as the client saw it."""
+
+    status: int
+    headers: Message
+    body: bytes
+
+
+def fetch_through(
+    proxy: ProxyProcess, url: str, *, headers: dict[str, str] | None = None, timeout: float = 120
+) -> Fetched:
+    """GET a URL through the proxy; an HTTP error status is an answer too."""
+    opener = urllib.request.build_opener(
+        urllib.request.ProxyHandler({"http": f"http://{proxy.address}"})
+    )
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with opener.open(request, timeout=timeout) as response:
+            return Fetched(response.status, response.headers, response.read())
+    except urllib.error.HTTPError as error:
+        return Fetched(error.code, error.headers, error.read())

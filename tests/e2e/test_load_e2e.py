@@ -9,15 +9,13 @@ middle of a page costs that page its reader view and nothing else.
 from __future__ import annotations
 
 import hashlib
-import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from email.message import Message
 from pathlib import Path
 
 import pytest
-from e2e_servers import DATASET, PAGE_BUDGET, ProxyProcess, run_proxy
+from e2e_servers import DATASET, PAGE_BUDGET, Fetched, ProxyProcess, fetch_through, run_proxy
 
 from addon.loadtest import (
     MIB,
@@ -100,21 +98,9 @@ def test_nothing_is_lost_under_load(proxy: ProxyProcess, origin: Origin) -> None
     assert report.html_reader + report.html_identical + report.other_identical == LOAD.requests
 
 
-@dataclass(frozen=True)
-class Fetched:
-    """A response as the client saw it."""
-
-    status: int
-    headers: Message
-    body: bytes
-
-
 def fetch(proxy: ProxyProcess, url: str) -> Fetched:
     """GET a URL through the proxy."""
-    address = f"http://{proxy.address}"
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({"http": address}))
-    with opener.open(url, timeout=PAGE_BUDGET * 2) as response:
-        return Fetched(response.status, response.headers, response.read())
+    return fetch_through(proxy, url, timeout=PAGE_BUDGET * 2)
 
 
 def test_a_worker_killed_mid_transform_costs_only_that_page(

@@ -12,16 +12,12 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import urllib.error
-import urllib.request
 from collections import Counter
-from dataclasses import dataclass
-from email.message import Message
 from pathlib import Path
 
 import lxml.html
 import pytest
-from e2e_servers import OriginServer, ProxyProcess, Resource
+from e2e_servers import Fetched, OriginServer, ProxyProcess, Resource, fetch_through
 
 from addon import gates
 
@@ -90,26 +86,9 @@ def test_every_encodings_page_is_an_article(results: list[gates.PageResult]) -> 
 # -- Through the proxy -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Fetched:
-    """A response as the client saw it."""
-
-    status: int
-    headers: Message
-    body: bytes
-
-
 def fetch(proxy: ProxyProcess, url: str) -> Fetched:
     """GET a page through the proxy as a browser's navigation."""
-    opener = urllib.request.build_opener(
-        urllib.request.ProxyHandler({"http": f"http://{proxy.address}"})
-    )
-    request = urllib.request.Request(url, headers={"Sec-Fetch-Dest": "document"})
-    try:
-        with opener.open(request, timeout=120) as response:
-            return Fetched(response.status, response.headers, response.read())
-    except urllib.error.HTTPError as error:
-        return Fetched(error.code, error.headers, error.read())
+    return fetch_through(proxy, url, headers={"Sec-Fetch-Dest": "document"})
 
 
 def proxy_sample() -> dict[str, Resource]:
