@@ -42,7 +42,7 @@ from addon.siteconfig import (
     SiteSettings,
     default_config_path,
 )
-from addon.transform import MIN_TEXT_CHARS, PageJob, PageOutcome, run_job, warm_up
+from addon.transform import MIN_TEXT_CHARS, PageJob, PageOutcome, lower_priority, run_job, warm_up
 
 log = logging.getLogger(__name__)
 
@@ -85,9 +85,11 @@ def default_pool() -> Executor:
     if "forkserver" in multiprocessing.get_all_start_methods():
         forkserver = multiprocessing.get_context("forkserver")
         forkserver.set_forkserver_preload([WORKER_MODULE])
-        return ProcessPoolExecutor(max_workers=workers, mp_context=forkserver)
+        return ProcessPoolExecutor(
+            max_workers=workers, mp_context=forkserver, initializer=lower_priority
+        )
     spawn = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=spawn)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=spawn, initializer=lower_priority)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from addon.bodies import decode_body
 from addon.core.result import Article, Block
 from addon.guard import site_token
 from addon.proxy import Plainview, default_pool
-from addon.transform import PageJob, PageOutcome, outcome_for
+from addon.transform import WORKER_NICENESS, PageJob, PageOutcome, outcome_for
 
 LONG_TEXT = "A river rises in the hills and runs to the sea. " * 10
 ARTICLE_HTML = (
@@ -461,6 +461,15 @@ def test_the_default_pool_runs_jobs_in_worker_processes(config: Path) -> None:
         assert is_reader(flow)
 
     harness(config, body, pool=default_pool, plainview_timeout="60")
+
+
+def test_default_pool_workers_run_below_the_proxy_s_priority() -> None:
+    pool = default_pool()
+    try:
+        worker_niceness = pool.submit(os.nice, 0).result(timeout=60)
+    finally:
+        pool.shutdown()
+    assert worker_niceness == min(os.nice(0) + WORKER_NICENESS, 19)
 
 
 # -- show original -----------------------------------------------------------------------

@@ -1,0 +1,1 @@
+"""Benchmarks: extraction throughput, proxy overhead and concurrency, with JSON results."""

@@ -1,0 +1,369 @@
+"""Concurrency: small passthrough requests while clients load the largest pages, and throughput.
+
+The loading clients run in a separate process, so the probe's timings measure
+the proxy rather than the load generator; idle and loaded phases alternate
+from round to round, as do the client counts of the throughput runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import multiprocessing
+import queue
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from multiprocessing.sharedctypes import Synchronized
+from multiprocessing.synchronize import Event
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from addon.bench.common import BenchPage, Json, Target, median, progress, spread
+from addon.bench.servers import (
+    CLIENT_TIMEOUT,
+    IMAGE_HEADERS,
+    PAGE_HEADERS,
+    STYLE_HEADERS,
+    Client,
+    MemorySampler,
+    Origin,
+    Proxy,
+    cpu_seconds,
+    memory_report,
+    page_path,
+    run_origin,
+    run_proxy,
+)
+
+LEVELS = (1, 2, 8)
+LOADERS = 8
+LARGEST = 16
+# Probe requests per phase (image and stylesheet alternate), and the pause between them.
+PROBES = 200
+PROBE_PAUSE = 0.02
+MAX_SLOWDOWN = 0.20
+MAX_LISTED_FAILURES = 20
+# How long the loaders may take to have each finished one page before the probe starts.
+LOAD_START_TIMEOUT = 60.0
+
+
+@dataclass(slots=True)
+class Tally:
+    """What a set of page requests came to: reader views, originals, failures, latencies."""
+
+    reader: int = 0
+    original: int = 0
+    failures: list[str] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        """Add another tally's counts into this one."""
+        self.reader += other.reader
+        self.original += other.original
+        self.failures += other.failures
+        self.seconds += other.seconds
+
+    def to_json(self) -> Json:
+        """Return the counts, the latency spread in ms and a few failures."""
+        return {
+            "requests": self.reader + self.original + len(self.failures),
+            "reader_views": self.reader,
+            "originals_sent": self.original,
+            "failures": len(self.failures),
+            "failure_examples": self.failures[:MAX_LISTED_FAILURES],
+            "latency_ms": spread([s * 1000 for s in self.seconds]),
+        }
+
+
+# -- page requests with aiohttp --------------------------------------------------------
+
+
+async def _fetch_page(session: aiohttp.ClientSession, url: str, proxy: str, tally: Tally) -> None:
+    """Request one page through the proxy and count what came back."""
+    started = time.perf_counter()
+    try:
+        async with session.get(url, proxy=proxy, headers=PAGE_HEADERS) as response:
+            await response.read()
+            policy = response.headers.get("content-security-policy", "")
+            status = response.status
+    except (aiohttp.ClientError, TimeoutError) as error:
+        tally.failures.append(f"{url}: {type(error).__name__}: {error}")
+        return
+    if status != 200:
+        tally.failures.append(f"{url}: status {status}")
+        return
+    tally.seconds.append(time.perf_counter() - started)
+    if "default-src 'none'" in policy:
+        tally.reader += 1
+    else:
+        tally.original += 1
+
+
+def _session(clients: int) -> aiohttp.ClientSession:
+    """Return a session with one keep-alive connection per client."""
+    timeout = aiohttp.ClientTimeout(total=CLIENT_TIMEOUT)
+    connector = aiohttp.TCPConnector(limit=clients)
+    return aiohttp.ClientSession(timeout=timeout, connector=connector, trust_env=False)
+
+
+async def _drain(urls: Sequence[str], proxy: str, clients: int) -> tuple[Tally, float]:
+    """Request every URL once with `clients` concurrent clients; return the tally and seconds."""
+    tally = Tally()
+    queue = list(reversed(urls))
+
+    async def client(session: aiohttp.ClientSession) -> None:
+        while queue:
+            await _fetch_page(session, queue.pop(), proxy, tally)
+
+    started = time.perf_counter()
+    async with _session(clients) as session:
+        await asyncio.gather(*(client(session) for _ in range(clients)))
+    return tally, time.perf_counter() - started
+
+
+@dataclass(slots=True)
+class Level:
+    """What one number of clients achieved over the rounds."""
+
+    clients: int
+    rates: list[float] = field(default_factory=list)  # pages per second, per round
+    # Cores' worth of CPU the proxy's main process and its workers used, per round.
+    main_cpu: list[float] = field(default_factory=list)
+    workers_cpu: list[float] = field(default_factory=list)
+    tally: Tally = field(default_factory=Tally)
+
+    def to_json(self) -> Json:
+        """Return the round medians and the counts."""
+        return {
+            "clients": self.clients,
+            "pages_per_s": median(self.rates),
+            "pages_per_s_rounds": self.rates,
+            "main_cpu_cores": median(self.main_cpu),
+            "workers_cpu_cores": median(self.workers_cpu),
+            **self.tally.to_json(),
+        }
+
+
+def throughput(urls: Sequence[str], proxy: Proxy, rounds: int) -> Json:
+    """Measure pages per second with 1, 2 and 8 clients, the levels' order turning per round."""
+    address = f"http://127.0.0.1:{proxy.port}"
+    levels = {clients: Level(clients) for clients in LEVELS}
+    for round_index in range(rounds):
+        turn = round_index % len(LEVELS)
+        for clients in LEVELS[turn:] + LEVELS[:turn]:
+            level = levels[clients]
+            main_before, workers_before = cpu_seconds(proxy.process.pid)
+            tally, seconds = asyncio.run(_drain(urls, address, clients))
+            main_after, workers_after = cpu_seconds(proxy.process.pid)
+            level.rates.append(len(urls) / seconds)
+            level.main_cpu.append((main_after - main_before) / seconds)
+            level.workers_cpu.append((workers_after - workers_before) / seconds)
+            level.tally.add(tally)
+        progress(f"throughput round {round_index + 1}/{rounds} done")
+    return {str(clients): level.to_json() for clients, level in levels.items()}
+
+
+# -- the loaders, in their own process -------------------------------------------------
+
+
+def _load_process(
+    urls: Sequence[str],
+    proxy_port: int,
+    stop: Event,
+    done: Synchronized[int],
+    results: Any,
+) -> None:
+    """Keep LOADERS clients requesting the pages until told to stop; report the tally."""
+    tally = asyncio.run(_load(urls, f"http://127.0.0.1:{proxy_port}", stop, done))
+    listed = tally.failures[:MAX_LISTED_FAILURES]
+    results.put((tally.reader, tally.original, listed, len(tally.failures), tally.seconds))
+
+
+async def _load(urls: Sequence[str], proxy: str, stop: Event, done: Synchronized[int]) -> Tally:
+    """Run the loading clients, each cycling through the pages from its own start."""
+    tally = Tally()
+
+    async def client(session: aiohttp.ClientSession, offset: int) -> None:
+        index = offset
+        while not stop.is_set():
+            await _fetch_page(session, urls[index % len(urls)], proxy, tally)
+            index += 1
+            with done.get_lock():
+                done.value += 1
+
+    async with _session(LOADERS) as session:
+        await asyncio.gather(*(client(session, i) for i in range(LOADERS)))
+    return tally
+
+
+class Loaders:
+    """LOADERS clients in a child process, requesting the largest pages until stopped."""
+
+    def __init__(self, urls: Sequence[str], proxy_port: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._stop = context.Event()
+        self._done: Synchronized[int] = context.Value("i", 0)
+        self._results = context.Queue()
+        self._process = context.Process(
+            target=_load_process,
+            args=(list(urls), proxy_port, self._stop, self._done, self._results),
+            daemon=True,
+        )
+        self.tally = Tally()
+
+    def __enter__(self) -> Loaders:
+        self._process.start()
+        deadline = time.monotonic() + LOAD_START_TIMEOUT
+        # Probe only once every client has seen a page through: the load is steady then.
+        while self._done.value < LOADERS and time.monotonic() < deadline:
+            if not self._process.is_alive():
+                raise RuntimeError(f"the loading clients exited ({self._process.exitcode})")
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        deadline = time.monotonic() + CLIENT_TIMEOUT * 2
+        while True:
+            try:
+                reader, original, failures, failed, seconds = self._results.get(timeout=0.5)
+                break
+            except queue.Empty:
+                if not self._process.is_alive() or time.monotonic() > deadline:
+                    self._process.kill()
+                    raise RuntimeError("the loading clients reported nothing") from None
+        self._process.join()
+        self.tally = Tally(reader, original, failures, seconds)
+        # Only the first failures travel back; the count is kept in full.
+        self.tally.failures += ["(not listed)"] * (failed - len(failures))
+
+
+# -- the probe -------------------------------------------------------------------------
+
+
+def probe(origin: Origin, proxy_port: int, count: int) -> Tally:
+    """Request the image and the stylesheet in turn `count` times, pausing between them."""
+    client = Client(proxy_port)
+    tally = Tally()
+    kinds = ((origin.url("/image.png"), IMAGE_HEADERS), (origin.url("/style.css"), STYLE_HEADERS))
+    try:
+        for index in range(count):
+            url, headers = kinds[index % 2]
+            fetched = client.get(url, headers)
+            if isinstance(fetched, str) or fetched.status != 200:
+                reason = fetched if isinstance(fetched, str) else f"status {fetched.status}"
+                tally.failures.append(f"{url}: {reason}")
+            else:
+                tally.original += 1
+                tally.seconds.append(fetched.seconds)
+            time.sleep(PROBE_PAUSE)
+    finally:
+        client.close()
+    return tally
+
+
+def passthrough_under_load(
+    origin: Origin, proxy_port: int, largest: Sequence[str], rounds: int, probes: int
+) -> Json:
+    """Time the probes on an idle proxy and while the loaders run, alternating per round."""
+    phases: dict[str, list[Tally]] = {"idle": [], "loaded": []}
+    loaders = Tally()
+    for round_index in range(rounds):
+        order = ("idle", "loaded") if round_index % 2 == 0 else ("loaded", "idle")
+        for phase in order:
+            if phase == "idle":
+                phases["idle"].append(probe(origin, proxy_port, probes))
+                continue
+            with Loaders([origin.url(page_path(i)) for i in largest], proxy_port) as load:
+                phases["loaded"].append(probe(origin, proxy_port, probes))
+            loaders.add(load.tally)
+        progress(f"passthrough round {round_index + 1}/{rounds} done")
+    return _probe_summary(phases, loaders)
+
+
+def _probe_summary(phases: dict[str, list[Tally]], loaders: Tally) -> Json:
+    """Return each phase's p50/p95 (median over rounds) and the slowdown under load."""
+    result: Json = {}
+    for phase, tallies in phases.items():
+        spreads = [spread([s * 1000 for s in tally.seconds]) for tally in tallies]
+        total = Tally()
+        for tally in tallies:
+            total.add(tally)
+        result[phase] = {
+            "p50_ms": median([s["p50"] for s in spreads]),
+            "p95_ms": median([s["p95"] for s in spreads]),
+            "requests": len(total.seconds) + len(total.failures),
+            "failures": len(total.failures),
+            "failure_examples": total.failures[:MAX_LISTED_FAILURES],
+        }
+    for q in ("p50", "p95"):
+        idle, loaded = result["idle"][f"{q}_ms"], result["loaded"][f"{q}_ms"]
+        result[f"slowdown_{q}"] = loaded / idle - 1 if idle > 0 else math.nan
+    result["loaders"] = loaders.to_json()
+    return result
+
+
+# -- the benchmark ---------------------------------------------------------------------
+
+
+def largest_pages(pages: Sequence[BenchPage], count: int = LARGEST) -> list[BenchPage]:
+    """Return the `count` largest pages, largest first."""
+    return sorted(pages, key=lambda page: len(page.body), reverse=True)[:count]
+
+
+def run(
+    pages: Sequence[BenchPage],
+    largest: Sequence[BenchPage],
+    *,
+    rounds: int,
+    probes: int,
+    dataset: Path,
+    workdir: Path,
+    options: Sequence[str] = (),
+) -> Json:
+    """Serve the pages and measure passthrough latency under load and throughput.
+
+    `options` are mitmproxy options (NAME=VALUE) for `plainview proxy`.
+    """
+    ids = sorted({page.file_id for page in [*pages, *largest]})
+    large_ids = [page.file_id for page in largest]
+    with (
+        run_origin(dataset, ids) as origin,
+        run_proxy("plainview", workdir / "plainview", options) as proxy,
+    ):
+        urls = [origin.url(page_path(page.file_id)) for page in pages]
+        # Warm up: start the workers and the connections.
+        asyncio.run(_drain(urls[:4] * 2, f"http://127.0.0.1:{proxy.port}", 2))
+        with MemorySampler(proxy.process.pid) as sampler:
+            passthrough = passthrough_under_load(origin, proxy.port, large_ids, rounds, probes)
+            rates = throughput(urls, proxy, rounds)
+        memory = {**memory_report(proxy.process.pid), "peak_total_mib": sampler.peak_mib}
+    failures = passthrough["idle"]["failures"] + passthrough["loaded"]["failures"]
+    failures += passthrough["loaders"]["failures"]
+    failures += sum(level["failures"] for level in rates.values())
+    return {
+        "benchmark": "concurrency",
+        "pages": len(pages),
+        "largest": [{"id": page.file_id, "bytes": len(page.body)} for page in largest],
+        "rounds": rounds,
+        "probes": probes,
+        "cores": multiprocessing.cpu_count(),
+        "passthrough": passthrough,
+        "throughput": rates,
+        "failures": failures,
+        "memory": memory,
+    }
+
+
+def targets(results: Json) -> list[Target]:
+    """Return the concurrency targets this run can judge."""
+    slowdown = results["passthrough"]["slowdown_p95"]
+    return [
+        Target(
+            "passthrough p95 slowdown under load", slowdown * 100, MAX_SLOWDOWN * 100, "%", True
+        ),
+        Target("failed requests", float(results["failures"]), 0.0, "requests", at_most=True),
+    ]

@@ -1,0 +1,87 @@
+"""Tests for addon/bench/concurrency.py, with the smoke run of the concurrency benchmark."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from addon.bench import concurrency
+from addon.bench.common import DEFAULT_DATASET, BenchPage, load_pages
+from addon.bench.concurrency import Tally
+
+
+def test_tally_adds_up_and_reports() -> None:
+    tally = Tally(reader=2, original=1, seconds=[0.010, 0.020, 0.030])
+    tally.add(Tally(reader=1, failures=["x: status 502"], seconds=[0.040]))
+    report = tally.to_json()
+    assert report["requests"] == 5
+    assert (report["reader_views"], report["originals_sent"], report["failures"]) == (3, 1, 1)
+    assert report["failure_examples"] == ["x: status 502"]
+    assert report["latency_ms"]["p50"] == pytest.approx(25.0)
+
+
+def test_probe_summary_takes_round_medians_and_the_slowdown() -> None:
+    idle = [Tally(original=4, seconds=[0.010] * 4), Tally(original=4, seconds=[0.012] * 4)]
+    loaded = [
+        Tally(original=4, seconds=[0.011, 0.011, 0.011, 0.030]),
+        Tally(original=3, failures=["/image.png: status 502"], seconds=[0.013] * 3),
+    ]
+    summary = concurrency._probe_summary({"idle": idle, "loaded": loaded}, Tally(reader=7))
+    assert summary["idle"]["p50_ms"] == pytest.approx(11.0)
+    assert summary["idle"]["p95_ms"] == pytest.approx(11.0)
+    assert summary["loaded"]["p50_ms"] == pytest.approx(12.0)
+    # Round p95s: 11 + 0.85 * 19 = 27.15 and 13; their median 20.075.
+    assert summary["loaded"]["p95_ms"] == pytest.approx(20.075)
+    assert summary["slowdown_p95"] == pytest.approx(20.075 / 11 - 1)
+    assert (summary["loaded"]["requests"], summary["loaded"]["failures"]) == (8, 1)
+    assert summary["loaders"]["reader_views"] == 7
+
+
+def test_largest_pages_come_largest_first() -> None:
+    pages = [BenchPage(str(n), "u", b"x" * size) for n, size in enumerate([5, 50, 20, 7])]
+    assert [p.file_id for p in concurrency.largest_pages(pages, 2)] == ["1", "2"]
+    assert len(concurrency.largest_pages(pages)) == 4
+
+
+def test_targets_judge_the_slowdown_and_failures() -> None:
+    results = {"passthrough": {"slowdown_p95": 0.15}, "failures": 2}
+    verdicts = {t.name: (t.value, t.passed) for t in concurrency.targets(results)}
+    assert verdicts["passthrough p95 slowdown under load"] == (pytest.approx(15.0), True)
+    assert verdicts["failed requests"] == (2.0, False)
+
+
+@pytest.mark.e2e
+def test_smoke_run_small_sample_one_round(tmp_path: Path) -> None:
+    pages = load_pages(DEFAULT_DATASET, 4)
+    # The two smallest pages stand in for the largest: the smoke run proves the parts work.
+    largest = sorted(pages, key=lambda page: len(page.body))[:2]
+    results = concurrency.run(
+        pages,
+        largest,
+        rounds=1,
+        probes=6,
+        dataset=DEFAULT_DATASET,
+        workdir=tmp_path,
+        # A generous page budget: the first pages meet workers still starting.
+        options=["plainview_timeout=60"],
+    )
+    assert results["benchmark"] == "concurrency"
+    assert results["failures"] == 0, results
+    assert [entry["id"] for entry in results["largest"]] == [p.file_id for p in largest]
+    passthrough = results["passthrough"]
+    for phase in ("idle", "loaded"):
+        assert passthrough[phase]["requests"] == 6
+        assert 0 < passthrough[phase]["p50_ms"] <= passthrough[phase]["p95_ms"]
+    assert passthrough["slowdown_p95"] > -1
+    # Each loading client saw at least one page through before the probe started.
+    assert passthrough["loaders"]["requests"] >= concurrency.LOADERS
+    assert list(results["throughput"]) == ["1", "2", "8"]
+    for level in results["throughput"].values():
+        assert level["requests"] == 4
+        assert level["reader_views"] + level["originals_sent"] == 4
+        assert level["pages_per_s"] > 0
+        assert level["main_cpu_cores"] > 0 and level["workers_cpu_cores"] > 0
+    assert results["memory"]["peak_total_mib"] > 0
+    assert [c["role"] for c in results["memory"]["children"]].count("worker") >= 1
+    assert len(concurrency.targets(results)) == 2
