@@ -262,6 +262,7 @@ class Origin:
         self.items = {item.path: item for item in items}
         self.manifest = json.dumps({item.path: manifest_entry(item) for item in items}).encode()
         self.gates: dict[str, asyncio.Event] = {}
+        self.held: dict[str, asyncio.Event] = {}  # set once a download waits at its gate
         self.gate_timeout = gate_timeout
 
     def app(self) -> web.Application:
@@ -269,6 +270,7 @@ class Origin:
         app = web.Application()
         app.router.add_get("/_manifest", self.serve_manifest)
         app.router.add_get("/_release", self.release)
+        app.router.add_get("/_held", self.wait_held)
         app.router.add_get("/{tail:.*}", self.serve)
         return app
 
@@ -280,6 +282,15 @@ class Origin:
         """Let a gated download send its second half."""
         self._gate(request.query.get("gate", "")).set()
         return web.Response(status=204)
+
+    async def wait_held(self, request: web.Request) -> web.Response:
+        """Answer once a gated download has sent its first half and waits at the gate."""
+        await self._held(request.query.get("gate", "")).wait()
+        return web.Response(status=204)
+
+    def _held(self, name: str) -> asyncio.Event:
+        """Return the event set when a download reaches its gate (the question may come first)."""
+        return self.held.setdefault(name, asyncio.Event())
 
     def _gate(self, name: str) -> asyncio.Event:
         """Return the event of one gate (the release may come first)."""
@@ -327,12 +338,14 @@ class Origin:
 
     async def _opened(self, gate: str) -> bool:
         """Wait for the client's release of a gate; tell whether it came in time."""
+        self._held(gate).set()
         try:
             await asyncio.wait_for(self._gate(gate).wait(), self.gate_timeout)
         except TimeoutError:
             return False
         finally:
             self.gates.pop(gate, None)
+            self.held.pop(gate, None)
         return True
 
 
@@ -984,26 +997,40 @@ def run_proxy(home: Path, extra: Sequence[str] = ()) -> Iterator[tuple[int, int]
     with (home / "proxy.log").open("wb") as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
     try:
-        _wait_listening(process, port)
+        problem = why_not_listening(process, port, START_TIMEOUT)
+        if problem:
+            raise RuntimeError(f"plainview proxy {problem}")
         yield process.pid, port
     finally:
+        stop(process)
+
+
+def why_not_listening(
+    process: subprocess.Popen[bytes] | subprocess.Popen[str], port: int, timeout: float
+) -> str:
+    """Wait until a started server listens on the port; return why not ("" once it does)."""
+    deadline = time.monotonic() + timeout
+    while not listening(port):
+        if time.monotonic() > deadline:
+            return f"did not listen within {timeout:g} s"
+        try:
+            # Between tries, wait on the process itself: its exit ends the wait at once.
+            process.wait(timeout=0.1)
+        except subprocess.TimeoutExpired:
+            continue
+        return f"exited with {process.returncode}"
+    return ""
+
+
+def stop(process: subprocess.Popen[bytes] | subprocess.Popen[str]) -> None:
+    """Stop a process this module's callers started: terminate, then kill if it lingers."""
+    if process.poll() is None:
         process.terminate()
         try:
-            process.wait(15)
+            process.wait(timeout=15)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-
-
-def _wait_listening(process: subprocess.Popen[bytes], port: int) -> None:
-    """Wait until the proxy listens; raise if it exits or takes too long."""
-    deadline = time.monotonic() + START_TIMEOUT
-    while not listening(port):
-        if process.poll() is not None:
-            raise RuntimeError(f"plainview proxy exited with {process.returncode}")
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"plainview proxy did not listen within {START_TIMEOUT:g} s")
-        time.sleep(0.1)
 
 
 # -- command line --------------------------------------------------------------------------

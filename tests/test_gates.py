@@ -178,12 +178,12 @@ def test_the_xss_report_lists_findings() -> None:
 
 # A stand-in for `plainview extract`: answers per source name, crashes or hangs on cue.
 FAKE_EXTRACT = """
-import json, sys, time
+import json, sys, threading
 for source in sys.argv[1:]:
     if "crash" in source:
         raise RuntimeError("broken page")
     if "hang" in source:
-        time.sleep(600)
+        threading.Event().wait()  # never set: hangs until the runner kills it
     if "partial" in source:
         sys.stdout.write('{"source": "partial", "sk')
         raise SystemExit(3)

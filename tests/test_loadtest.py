@@ -327,8 +327,10 @@ def test_a_gated_download_waits_for_the_release_at_its_midpoint() -> None:
     async def check(base: str, session: aiohttp.ClientSession) -> None:
         async with session.get(f"{base}/gated.bin?gate=g1") as response:
             first = await response.content.readexactly(MIB)
-            await asyncio.sleep(0.3)
-            assert response.content.total_bytes == MIB  # nothing past the midpoint yet
+            # The origin says when it is holding the download at its midpoint.
+            async with session.get(f"{base}/_held", params={"gate": "g1"}) as held:
+                assert held.status == 204
+            assert response.content.total_bytes == MIB  # nothing past the midpoint
             async with session.get(f"{base}/_release", params={"gate": "g1"}) as released:
                 assert released.status == 204
             body = first + await response.read()

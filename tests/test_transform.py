@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -78,7 +79,8 @@ def test_a_job_whose_deadline_passed_in_the_queue_is_not_started(
 
 
 def test_a_job_running_past_its_deadline_is_stopped_there(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(transform, "extract", lambda *args, **kwargs: time.sleep(60))
+    # Work that never ends on its own: only the deadline can stop it.
+    monkeypatch.setattr(transform, "extract", lambda *args, **kwargs: threading.Event().wait())
     before = signal.getsignal(signal.SIGALRM)
     outcome = run_job(replace(job(body=PAGE), deadline=time.time() + 0.2))
     assert outcome == PageOutcome(

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 import psutil  # type: ignore[import-untyped]
 
 from addon.bench.common import PAGE_CONTENT_TYPE, Json, load_ids
-from addon.loadtest import free_port, listening
+from addon.loadtest import free_port, stop, why_not_listening
 from addon.proxy_command import mitmdump_path
 
 # How long a proxy or the origin may take to start (imports, a new CA, loading pages).
@@ -185,41 +185,18 @@ def run_proxy(kind: ProxyKind, home: Path, options: Sequence[str] = ()) -> Itera
         )  # fmt: skip
     proxy = Proxy(kind, process, port, log)
     try:
-        _wait_until_listening(proxy)
+        problem = why_not_listening(process, port, START_TIMEOUT)
+        if problem:
+            raise StartFailed(f"{kind} {problem}:\n{log.read_text()}")
         yield proxy
     finally:
         stop(process)
-
-
-def _wait_until_listening(proxy: Proxy) -> None:
-    """Poll the port until the proxy accepts connections; raise if it exits first."""
-    deadline = time.monotonic() + START_TIMEOUT
-    while not listening(proxy.port):
-        try:
-            code: int | None = proxy.process.wait(timeout=0.1)
-        except subprocess.TimeoutExpired:
-            code = None
-        if code is not None:
-            raise StartFailed(f"{proxy.kind} exited with {code}:\n{proxy.log.read_text()}")
-        if time.monotonic() > deadline:
-            raise StartFailed(f"{proxy.kind} did not listen within {START_TIMEOUT} s")
 
 
 def _no_proxy_env() -> dict[str, str]:
     """Return the environment without proxy settings: servers connect directly."""
     names = ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
     return {key: value for key, value in os.environ.items() if key.lower() not in names}
-
-
-def stop(process: subprocess.Popen[bytes] | subprocess.Popen[str]) -> None:
-    """Stop a process this module started: terminate, then kill if it lingers."""
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 # -- the client ------------------------------------------------------------------------

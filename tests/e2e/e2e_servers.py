@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import urlencode
 
-from addon.loadtest import free_port, listening
+from addon.loadtest import free_port, stop, why_not_listening
 
 DATASET = Path(__file__).resolve().parents[3] / "shared/datasets/wcxb-dev"
 # A plain article page of the dataset (CDC, "Healthy Eating Tips").
@@ -166,18 +167,10 @@ class ProxyProcess:
 
 
 def wait_until_listening(proxy: ProxyProcess, timeout: float = START_TIMEOUT) -> None:
-    """Poll the port until the proxy accepts connections; raise if it exits first."""
-    deadline = time.monotonic() + timeout
-    while not listening(proxy.port):
-        try:
-            # Waiting on the process doubles as the pause between polls.
-            code: int | None = proxy.process.wait(timeout=0.1)
-        except subprocess.TimeoutExpired:
-            code = None
-        if code is not None:
-            raise ProxyFailed(f"plainview proxy exited with {code}:\n{proxy.log.read_text()}")
-        if time.monotonic() > deadline:
-            raise ProxyFailed(f"plainview proxy did not listen within {timeout} s")
+    """Wait until the proxy accepts connections; raise if it exits first."""
+    problem = why_not_listening(proxy.process, proxy.port, timeout)
+    if problem:
+        raise ProxyFailed(f"plainview proxy {problem}:\n{proxy.log.read_text()}")
 
 
 def wait_until_ready(proxy: ProxyProcess, timeout: float = START_TIMEOUT) -> None:
@@ -196,22 +189,14 @@ def wait_until_ready(proxy: ProxyProcess, timeout: float = START_TIMEOUT) -> Non
                     return
         except (urllib.error.URLError, OSError):
             pass  # not ready yet
-        if proxy.process.poll() is not None:
-            raise ProxyFailed(f"plainview proxy exited:\n{proxy.log.read_text()}")
         if time.monotonic() > deadline:
             raise ProxyFailed(f"plainview proxy did not serve its settings page within {timeout} s")
-        time.sleep(0.1)
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    """Stop a process we started: terminate, then kill if it lingers."""
-    if process.poll() is None:
-        process.terminate()
         try:
-            process.wait(timeout=15)
+            # Between tries, wait on the process itself: its exit ends the wait at once.
+            proxy.process.wait(timeout=0.1)
         except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+            continue
+        raise ProxyFailed(f"plainview proxy exited:\n{proxy.log.read_text()}")
 
 
 @contextmanager
@@ -262,3 +247,19 @@ def fetch_through(
             return Fetched(response.status, response.headers, response.read())
     except urllib.error.HTTPError as error:
         return Fetched(error.code, error.headers, error.read())
+
+
+def add_rule(proxy: ProxyProcess, path: str, mode: str) -> None:
+    """Save a rule for a path of 127.0.0.1 as the settings page's form does."""
+    form = {"token": proxy.secret, "host": "127.0.0.1", "path": path, "mode": mode}
+    request = urllib.request.Request(
+        "http://plainview.proxy/rules",
+        data=urlencode(form).encode(),
+        headers={"Origin": "http://plainview.proxy", "Sec-Fetch-Site": "same-origin"},
+    )
+    opener = urllib.request.build_opener(
+        urllib.request.ProxyHandler({"http": f"http://{proxy.address}"})
+    )
+    with opener.open(request, timeout=30) as response:  # follows the 303 to the settings page
+        assert response.status == 200
+        assert path.encode() in response.read()

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import json
-import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlencode
 
 import lxml.html
 import pytest
-from e2e_servers import DATASET, OriginServer, ProxyProcess, Resource
+from e2e_servers import DATASET, OriginServer, ProxyProcess, Resource, add_rule
 from playwright.sync_api import (
     BrowserContext,
     ConsoleMessage,
@@ -99,7 +97,7 @@ def origin(origin_server: OriginServer, proxy_process: ProxyProcess) -> OriginSe
     for page_id in AXE_ARTICLE_IDS:
         origin_server.serve_dataset_page(page_id, "/axe/")
     # Not all of these articles pass the auto mode's check: a rule asks for the reader view.
-    add_reader_rule(proxy_process, "/axe/")
+    add_rule(proxy_process, "/axe/", "reader")
     for name in RTL_PAGES:
         # A bare type: the charset must come from the page itself. No rule: these
         # short news pages get the reader view in auto mode.
@@ -108,21 +106,6 @@ def origin(origin_server: OriginServer, proxy_process: ProxyProcess) -> OriginSe
     for path in ("/hostile.html", "/hostile-original.html"):
         origin_server.served[path] = Resource(HOSTILE_PAGE, html)
     return origin_server
-
-
-def add_reader_rule(proxy: ProxyProcess, path: str) -> None:
-    """Save a rule on the settings page: always the reader view under this path of 127.0.0.1."""
-    form = {"token": proxy.secret, "host": "127.0.0.1", "path": path, "mode": "reader"}
-    request = urllib.request.Request(
-        "http://plainview.proxy/rules",
-        data=urlencode(form).encode(),
-        headers={"Origin": "http://plainview.proxy", "Sec-Fetch-Site": "same-origin"},
-    )
-    address = f"http://{proxy.address}"
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({"http": address}))
-    with opener.open(request, timeout=30) as response:  # follows the 303 to the settings page
-        assert response.status == 200
-        assert path.encode() in response.read()
 
 
 @pytest.fixture(scope="module")

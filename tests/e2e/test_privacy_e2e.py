@@ -27,7 +27,7 @@ from urllib.parse import urlencode, urljoin, urlsplit
 
 import lxml.html
 import pytest
-from e2e_servers import DATASET, OriginServer, ProxyProcess, Resource, run_proxy
+from e2e_servers import DATASET, OriginServer, ProxyProcess, Resource, add_rule, run_proxy
 from playwright.sync_api import Browser, Page, Playwright, Request, Route, sync_playwright
 from test_browser_e2e import BROWSER_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, PLAINVIEW_CSP
 
@@ -38,7 +38,6 @@ pytestmark = pytest.mark.e2e
 PAGE_IDS = ("0001", "0019", "0021")
 READER_PREFIX, ORIGINAL_PREFIX = "/privacy/", "/privacy-original/"
 IMAGE_PATH = re.compile(r"(?<![\w:/])(/[^\s\"'(),]+?\.(?:jpe?g|png|gif|webp|avif))", re.I)
-SETTINGS = "plainview.proxy"
 
 
 def tiny_png() -> bytes:
@@ -91,21 +90,6 @@ def pages(origin_server: OriginServer, proxy_process: ProxyProcess) -> OriginSer
     add_rule(proxy_process, READER_PREFIX, "reader")
     add_rule(proxy_process, ORIGINAL_PREFIX, "original")
     return origin_server
-
-
-def add_rule(proxy: ProxyProcess, path: str, mode: str) -> None:
-    """Save a rule for a path of 127.0.0.1 on the settings page."""
-    form = {"token": proxy.secret, "host": "127.0.0.1", "path": path, "mode": mode}
-    request = urllib.request.Request(
-        f"http://{SETTINGS}/rules",
-        data=urlencode(form).encode(),
-        headers={"Origin": f"http://{SETTINGS}", "Sec-Fetch-Site": "same-origin"},
-    )
-    opener = urllib.request.build_opener(
-        urllib.request.ProxyHandler({"http": f"http://{proxy.address}"})
-    )
-    with opener.open(request, timeout=30) as response:  # follows the 303 to the settings page
-        assert path.encode() in response.read()
 
 
 @pytest.fixture(scope="module")

@@ -14,14 +14,13 @@ page loaded as the original is the positive control: there the detectors fire.
 
 from __future__ import annotations
 
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
-from e2e_servers import OriginServer, ProxyProcess, Resource
+from e2e_servers import OriginServer, ProxyProcess, Resource, add_rule
 from playwright.sync_api import (
     BrowserContext,
     ConsoleMessage,
@@ -148,21 +147,6 @@ class Detectors:
         return [*self.dialogs, *self.console, *self.foreign]
 
 
-def add_reader_rule(proxy: ProxyProcess, path: str) -> None:
-    """Save a rule on the settings page: always the reader view under this path of 127.0.0.1."""
-    form = {"token": proxy.secret, "host": "127.0.0.1", "path": path, "mode": "reader"}
-    request = urllib.request.Request(
-        f"http://{PROXY_HOST}/rules",
-        data=urlencode(form).encode(),
-        headers={"Origin": f"http://{PROXY_HOST}", "Sec-Fetch-Site": "same-origin"},
-    )
-    opener = urllib.request.build_opener(
-        urllib.request.ProxyHandler({"http": f"http://{proxy.address}"})
-    )
-    with opener.open(request, timeout=30) as response:
-        assert response.status == 200
-
-
 @pytest.fixture(scope="module")
 def pages(origin_server: OriginServer, proxy_process: ProxyProcess) -> dict[str, int]:
     """Serve the payload pages on the shared origin; return their paths and payload counts."""
@@ -178,7 +162,7 @@ def pages(origin_server: OriginServer, proxy_process: ProxyProcess) -> dict[str,
         origin_server.served[path] = Resource(body, html)
         paths[path] = len(numbered)
     origin_server.served[f"{PREFIX}control.html"] = Resource(CONTROL_PAGE, html)
-    add_reader_rule(proxy_process, PREFIX)
+    add_rule(proxy_process, PREFIX, "reader")
     return paths
 
 
