@@ -13,12 +13,13 @@ import re
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import cast
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 JsonObject = dict[str, object]
 
-_SPACE = re.compile(r"\s+")
 _URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//|^www\.", re.IGNORECASE)
 _BY_PREFIX = re.compile(r"^(?:written\s+)?by\s*:?\s+", re.IGNORECASE)
 # Separators and quotes around a name in templates: ", USA TODAY", '"David Kim"', "- Jane".
@@ -62,6 +63,19 @@ _HEADERISH_CLASS = re.compile(r"byline|post-meta|entry-meta|article-meta|post-da
 # How deep author/publisher values are followed (lists, @id references, which can cycle).
 _MAX_LD_DEPTH = 3
 _RTL_OR_LTR = frozenset({"rtl", "ltr"})
+_IRI_SEPARATORS = re.compile(r"[/#:]")
+
+# The elements read_metadata() reads, found in one walk over the tree.
+_READ_TAGS = ("meta", "script", "title", "base", "time")
+# The attributes the byline and date fallbacks read: every itemprop, and the rel
+# of links whose rel holds "author" in any case (checked exactly in Python).
+# `//*/@name` visits only the attributes of that name, where a predicate on
+# every element (`//*[@itemprop]`) costs libxml2 far more; lxml hands back each
+# attribute with its element, in document order.
+_ITEMPROPS = etree.XPath("//*/@itemprop")
+_AUTHOR_RELS = etree.XPath("//a/@rel[contains(translate(., 'AUTHOR', 'author'), 'author')]")
+# The earlier of two elements in document order.
+_EARLIER = etree.XPath("($a | $b)[1]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +92,44 @@ class PageMeta:
     lang: str | None
     dir: str | None
     base_href: str | None
+
+
+@dataclass(slots=True)
+class _Marked:
+    """The page's itemprop attributes and author links, found when first asked for."""
+
+    root: HtmlElement
+    found: list[etree._ElementUnicodeResult] | None = None
+
+    def itemprops(self) -> list[etree._ElementUnicodeResult]:
+        """Return the itemprop attributes in document order."""
+        if self.found is None:
+            self.found = _attributes(_ITEMPROPS(self.root))
+        return self.found
+
+    def author_links(self) -> list[HtmlElement]:
+        """Return the links whose rel may say author, in document order."""
+        return _owners(_attributes(_AUTHOR_RELS(self.root)))
+
+    def earlier(self, first: HtmlElement, second: HtmlElement) -> HtmlElement:
+        """Return whichever element comes first in the document."""
+        found = _EARLIER(self.root, a=first, b=second)
+        earlier = found[0] if isinstance(found, list) and found else first
+        return earlier if isinstance(earlier, HtmlElement) else first
+
+
+def _attributes(found: object) -> list[etree._ElementUnicodeResult]:
+    """Narrow the result of an attribute XPath (`//*/@name`) to its values."""
+    return cast(list[etree._ElementUnicodeResult], found if isinstance(found, list) else [])
+
+
+def _owners(attributes: Iterable[etree._ElementUnicodeResult]) -> list[HtmlElement]:
+    """Return the HTML elements that carry the attributes."""
+    return [
+        element
+        for attribute in attributes
+        if isinstance(element := attribute.getparent(), HtmlElement)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,43 +152,60 @@ def read_metadata(
     # max_ld_json_chars / max_ld_nodes bound the work on hostile or bloated JSON-LD
     # (framework state dumps run to megabytes); max_byline_chars rejects a whole
     # paragraph marked up as the author.
-    metas = _meta_values(root)
-    linked = _linked_data(root, max_chars=max_ld_json_chars, max_nodes=max_ld_nodes)
+    found = _elements(root)
+    marked = _Marked(root)
+    metas = _meta_values(found["meta"])
+    linked = _linked_data(found["script"], max_chars=max_ld_json_chars, max_nodes=max_ld_nodes)
     return PageMeta(
-        title=_title(root),
+        title=_title(found["title"]),
         og_title=_first_meta(metas, ("og:title",)),
         ld_headline=_ld_headline(linked),
-        byline=_byline(root, metas, linked, max_chars=max_byline_chars),
-        published=_published(root, metas, linked),
+        byline=_byline(marked, metas, linked, max_chars=max_byline_chars),
+        published=_published(marked, metas, linked, found["time"]),
         site_name=_site_name(metas, linked),
         description=_first_meta(metas, ("description", "og:description", "twitter:description")),
         lang=_lang(root, metas),
         dir=_dir(root),
-        base_href=_base_href(root),
+        base_href=_base_href(found["base"]),
     )
+
+
+def _elements(root: HtmlElement) -> dict[str, list[HtmlElement]]:
+    """Map each tag read_metadata() reads to its elements, in document order."""
+    found: dict[str, list[HtmlElement]] = {tag: [] for tag in _READ_TAGS}
+    top = _html(root)
+    for element in root.iter(*_READ_TAGS):
+        found[element.tag].append(element)
+    if top is not root:
+        # <title> and <base> are the document's, wherever `root` sits in it.
+        found["title"] = list(top.iter("title"))
+        found["base"] = list(top.iter("base"))
+    return found
 
 
 def collapse(text: str) -> str:
     """Collapse runs of whitespace to one space and trim."""
-    return _SPACE.sub(" ", text).strip()
+    # str.split() takes the same characters for space as the regex \s, and is
+    # the faster way to collapse them.
+    return " ".join(text.split())
 
 
-def _title(root: HtmlElement) -> str:
+def _title(titles: list[HtmlElement]) -> str:
     """Return the document's <title> text (not an SVG's), whitespace collapsed."""
-    for title in _html(root).iter("title"):
-        if not any(ancestor.tag == "svg" for ancestor in title.iterancestors()):
+    for title in titles:
+        if next(title.iterancestors("svg"), None) is None:
             return collapse(title.text_content())
     return ""
 
 
-def _meta_values(root: HtmlElement) -> dict[str, list[str]]:
+def _meta_values(metas: list[HtmlElement]) -> dict[str, list[str]]:
     """Map each lowercased <meta> name/property/itemprop/http-equiv to its contents."""
     values: dict[str, list[str]] = {}
-    for meta in root.iter("meta"):
+    for meta in metas:
         content = collapse(meta.get("content") or "")
         if not content:
             continue
-        keys = " ".join(meta.get(attr) or "" for attr in ("name", "property", "itemprop"))
+        keys = f"{meta.get('name') or ''} {meta.get('property') or ''} {meta.get('itemprop') or ''}"
         for key in {*keys.lower().split(), (meta.get("http-equiv") or "").strip().lower()}:
             values.setdefault(key, []).append(content)
     values.pop("", None)
@@ -148,13 +217,14 @@ def _first_meta(metas: dict[str, list[str]], keys: Iterable[str]) -> str | None:
     return next((metas[key][0] for key in keys if key in metas), None)
 
 
-def _linked_data(root: HtmlElement, *, max_chars: int, max_nodes: int) -> _LinkedData:
+def _linked_data(scripts: list[HtmlElement], *, max_chars: int, max_nodes: int) -> _LinkedData:
     """Parse the page's JSON-LD scripts, ignoring invalid and oversized ones."""
     documents: list[object] = []
-    for script in root.iter("script"):
+    for script in scripts:
         kind = (script.get("type") or "").split(";")[0].strip().lower()
-        text = script.text or ""
-        if kind == "application/ld+json" and len(text) <= max_chars:
+        # Only JSON-LD text is read: inline JavaScript runs to megabytes.
+        text = (script.text or "") if kind == "application/ld+json" else ""
+        if text and len(text) <= max_chars:
             documents.extend(_parse_json(text))
     nodes = tuple(_json_objects(documents, max_nodes=max_nodes))
     by_id: dict[str, JsonObject] = {}
@@ -199,7 +269,7 @@ def _types(node: JsonObject) -> set[str]:
     """Return a JSON-LD object's @type names, lowercased, without IRI prefixes."""
     raw = node.get("@type")
     names = raw if isinstance(raw, list) else [raw]
-    return {re.split(r"[/#:]", name)[-1].lower() for name in names if isinstance(name, str)}
+    return {_IRI_SEPARATORS.split(name)[-1].lower() for name in names if isinstance(name, str)}
 
 
 def _text(value: object) -> str | None:
@@ -246,10 +316,10 @@ def _ld_value(linked: _LinkedData, key: str) -> object:
 
 
 def _byline(
-    root: HtmlElement, metas: dict[str, list[str]], linked: _LinkedData, *, max_chars: int
+    marked: _Marked, metas: dict[str, list[str]], linked: _LinkedData, *, max_chars: int
 ) -> str | None:
     """Return the author(s) named by the most trusted source that names any."""
-    for names in _author_candidates(root, metas, linked):
+    for names in _author_candidates(marked, metas, linked):
         byline = _join_names(names, max_chars=max_chars)
         if byline:
             return byline
@@ -257,7 +327,7 @@ def _byline(
 
 
 def _author_candidates(
-    root: HtmlElement, metas: dict[str, list[str]], linked: _LinkedData
+    marked: _Marked, metas: dict[str, list[str]], linked: _LinkedData
 ) -> Iterator[list[str]]:
     """Yield author name lists: JSON-LD, then <meta> author keys, then rel/itemprop=author."""
     # JSON-LD first: it names people, where <meta name=author> more often holds the
@@ -265,7 +335,7 @@ def _author_candidates(
     yield _ld_names(_ld_value(linked, "author"), linked)
     yield from (metas.get(key, []) for key in _AUTHOR_KEYS)
     # Forum threads mark every post's author: the first is the page's own.
-    yield _marked_authors(root)[:1]
+    yield _marked_author(marked)
 
 
 def _join_names(names: Iterable[str], *, max_chars: int) -> str | None:
@@ -278,24 +348,32 @@ def _join_names(names: Iterable[str], *, max_chars: int) -> str | None:
     return ", ".join(kept) or None
 
 
-def _marked_authors(root: HtmlElement) -> list[str]:
-    """Return the texts of elements marked rel=author or itemprop=author."""
-    names: list[str] = []
-    marked = (
+def _marked_author(marked: _Marked) -> list[str]:
+    """Return the text of the first element marked rel=author or itemprop=author, if any."""
+    # Links with a rel and elements with an itemprop, each list in document order.
+    firsts = [
         element
-        for element in root.xpath("//a[@rel] | //*[@itemprop]")
-        if "author" in f"{element.get('rel')} {element.get('itemprop')}".lower().split()
-    )
-    for element in marked:
-        named = element.xpath(".//*[@itemprop='name']")
-        source = named[0] if named else element
-        names.append(source.get("content") or source.text_content())
-    return names
+        for candidates in (marked.author_links(), _owners(marked.itemprops()))
+        if (element := next(filter(_marks_author, candidates), None)) is not None
+    ]
+    if not firsts:
+        return []
+    element = firsts[0] if len(firsts) == 1 else marked.earlier(*firsts)
+    named = element.xpath(".//*[@itemprop='name']")
+    source = named[0] if named else element
+    return [source.get("content") or source.text_content()]
 
 
-def _published(root: HtmlElement, metas: dict[str, list[str]], linked: _LinkedData) -> str | None:
+def _marks_author(element: HtmlElement) -> bool:
+    """Tell whether an element's rel or itemprop says author."""
+    return "author" in f"{element.get('rel')} {element.get('itemprop')}".lower().split()
+
+
+def _published(
+    marked: _Marked, metas: dict[str, list[str]], linked: _LinkedData, times: list[HtmlElement]
+) -> str | None:
     """Return the first publication date the page states in ISO 8601 form."""
-    for value in _date_candidates(root, metas, linked):
+    for value in _date_candidates(marked, metas, linked, times):
         date = iso_date(value) if value else None
         if date:
             return date
@@ -303,22 +381,22 @@ def _published(root: HtmlElement, metas: dict[str, list[str]], linked: _LinkedDa
 
 
 def _date_candidates(
-    root: HtmlElement, metas: dict[str, list[str]], linked: _LinkedData
+    marked: _Marked, metas: dict[str, list[str]], linked: _LinkedData, times: list[HtmlElement]
 ) -> Iterator[str | None]:
     """Yield date strings, most trusted first: meta, JSON-LD, header <time>, itemprop, rest."""
     yield from (metas[key][0] for key in _DATE_KEYS if key in metas)
     yield from (_text(node.get("datePublished")) for node in (*linked.main, *linked.nodes))
-    yield from (time.get("datetime") for time in _dated_times(root) if _in_header(time))
-    yield from _itemprop_dates(root)
+    yield from (time.get("datetime") for time in _dated_times(times) if _in_header(time))
+    yield from _itemprop_dates(marked)
     yield from (metas[key][0] for key in _LATE_DATE_KEYS if key in metas)
     # Last resort: the first machine-readable <time>; on pages that state no date
     # elsewhere it is the post's own date far more often than not (wcxb-dev: 29 of 37).
-    yield from (time.get("datetime") for time in _dated_times(root))
+    yield from (time.get("datetime") for time in _dated_times(times))
 
 
-def _dated_times(root: HtmlElement) -> Iterator[HtmlElement]:
+def _dated_times(times: list[HtmlElement]) -> Iterator[HtmlElement]:
     """Yield the <time> elements that carry a datetime attribute, in document order."""
-    return (time for time in root.iter("time") if time.get("datetime"))
+    return (time for time in times if time.get("datetime"))
 
 
 def _in_header(time: HtmlElement) -> bool:
@@ -331,11 +409,11 @@ def _in_header(time: HtmlElement) -> bool:
     )
 
 
-def _itemprop_dates(root: HtmlElement) -> list[str]:
+def _itemprop_dates(marked: _Marked) -> list[str]:
     """Return the values of elements marked itemprop=datePublished."""
     return [
         element.get("content") or element.get("datetime") or element.text_content()
-        for element in root.xpath("//*[@itemprop='datePublished']")
+        for element in _owners(value for value in marked.itemprops() if value == "datePublished")
     ]
 
 
@@ -420,9 +498,9 @@ def _dir(root: HtmlElement) -> str | None:
     return None
 
 
-def _base_href(root: HtmlElement) -> str | None:
+def _base_href(bases: list[HtmlElement]) -> str | None:
     """Return the first <base href>, or None."""
-    for base in _html(root).iter("base"):
+    for base in bases:
         href = (base.get("href") or "").strip()
         if href:
             return href

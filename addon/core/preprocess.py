@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Iterable
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from itertools import accumulate
+from typing import cast
 
 from lxml import etree
 from lxml.html import (
@@ -70,15 +74,34 @@ def strip_premature_end_tags(text: str) -> str:
 
 def parse(text: str) -> HtmlElement | None:
     """Parse a decoded page into an lxml HTML tree; None when nothing parses."""
-    source = _XML_DECLARATION.sub("", strip_premature_end_tags(text), count=1)
+    pieces = _source_pieces(text)
     # isspace() stops at the first visible character; strip() would copy the page.
-    if not source or source.isspace():
+    if all(not piece or piece.isspace() for piece in pieces):
         return None
     # huge_tree lifts libxml2's depth limit, so deeply nested pages keep their text.
-    root = _parse_utf8(source.encode("utf-8", "replace"))
+    root = _parse_utf8(b"".join(piece.encode("utf-8", "replace") for piece in pieces))
     if root is _TOO_DEEP:
-        root = _parse_utf8(_OPEN_TAG_RUN.sub(r"<\1>", source).encode("utf-8", "replace"))
+        folded = _OPEN_TAG_RUN.sub(r"<\1>", "".join(pieces))
+        root = _parse_utf8(folded.encode("utf-8", "replace"))
     return None if root is _TOO_DEEP else root
+
+
+def _source_pieces(text: str) -> list[str]:
+    """Split the page around its `</body>`/`</html>` tags, dropping an XML declaration.
+
+    The pieces join to `_XML_DECLARATION.sub("", strip_premature_end_tags(text), count=1)`;
+    encoding them one by one spares re.sub() building that copy of the page.
+    """
+    ends = [match.span() for match in _PREMATURE_END.finditer(text)]
+    first_end = ends[0][0] if ends else len(text)
+    if text.find(">", 0, first_end) < 0:
+        # Without a ">" before the first end tag, a declaration could run on past it.
+        return [_XML_DECLARATION.sub("", strip_premature_end_tags(text), count=1)]
+    # A declaration ends at the first ">", before the first end tag: look there only.
+    declaration = _XML_DECLARATION.match(text, 0, first_end)
+    starts = [declaration.end() if declaration else 0, *(end for _, end in ends)]
+    stops = [start for start, _ in ends] + [len(text)]
+    return [text[start:stop] for start, stop in zip(starts, stops, strict=True)]
 
 
 _TOO_DEEP = HtmlElement("too-deep")
@@ -124,97 +147,148 @@ def drop_unless_main(elements: list[HtmlElement], root: HtmlElement, *, max_shar
     libxml2 (an HTML4 parser) sometimes nests a whole page inside a <header>
     left open; dropping such an element would empty the page.
     """
+    drop_all(root, _minor(elements, root, max_share=max_share))
+
+
+def _minor(
+    elements: list[HtmlElement], root: HtmlElement, *, max_share: float
+) -> list[HtmlElement]:
+    """Return the elements that hold at most `max_share` of the page's text."""
     if not elements:
-        return
-    total = len(root.text_content())
-    drop_all(
-        root,
-        [
-            element
-            for element in elements
-            if element.getparent() is not None and len(element.text_content()) <= max_share * total
-        ],
-    )
+        return []
+    limit = max_share * _text_length(root)
+    return [
+        element
+        for element in elements
+        if element.getparent() is not None and _text_length(element, bound=limit) <= limit
+    ]
 
 
-def drop_all(root: HtmlElement, elements: Iterable[HtmlElement]) -> None:
-    """Remove the elements with their content, keeping their tails, in one C call."""
+# Bytes that open a UTF-8 sequence; deleting them leaves the continuation bytes.
+_SEQUENCE_STARTS = bytes(range(0x80)) + bytes(range(0xC0, 0x100))
+
+
+def _text_length(element: HtmlElement, *, bound: float = -math.inf) -> int:
+    """Return len(element.text_content()); its UTF-8 size instead if that is within `bound`."""
+    if not len(element):
+        # Without children all its text is .text: the cheapest call (icons, labels).
+        return len(element.text or "")
+    # libxml2 writes the same text as UTF-8 bytes, faster than lxml decodes it;
+    # every character starts with exactly one byte that is not a continuation.
+    data = etree.tostring(element, method="text", encoding="utf-8", with_tail=False)
+    if len(data) <= bound or data.isascii():
+        # No more characters than bytes: the caller's comparison with `bound`
+        # comes out the same for either count.
+        return len(data)
+    return len(data) - len(data.translate(None, _SEQUENCE_STARTS))
+
+
+def drop_all(root: HtmlElement, elements: Iterable[HtmlElement], *also: str) -> None:
+    """Remove the elements (and those tagged `also`) with their content, keeping tails."""
     # lxml's drop_tree() joins text in Python and raises on the control
     # characters libxml2 accepted; strip_elements joins them inside libxml2.
+    names = list(also)
     for element in elements:
         element.tag = _DROP
-    etree.strip_elements(root, _DROP, with_tail=False)
+        names.append(_DROP)
+    if names:
+        etree.strip_elements(root, *set(names), with_tail=False)
 
 
-def unwrap_all(root: HtmlElement, elements: Iterable[HtmlElement]) -> None:
-    """Remove the elements' tags and keep their content, in one C call."""
+def unwrap_all(root: HtmlElement, elements: Iterable[HtmlElement], *also: str) -> None:
+    """Remove the elements' tags (and tags named `also`), keeping their content."""
+    names = list(also)
     for element in elements:
         element.tag = _UNWRAP
-    etree.strip_tags(root, _UNWRAP)
+        names.append(_UNWRAP)
+    if names:
+        etree.strip_tags(root, *set(names))
 
 
 def unwrap_noscript(root: HtmlElement, *, min_chars: int = 200) -> None:
     """Keep a `<noscript>` that holds real text (some forums put posts there), drop the rest."""
-    posts = []
-    for element in root.iter("noscript"):
-        if len(element.text_content().strip()) >= min_chars:
-            posts.append(element)
-    unwrap_all(root, posts)
+    noscripts = list(root.iter("noscript"))
+    if not noscripts:
+        return
+    unwrap_all(
+        root,
+        [element for element in noscripts if len(element.text_content().strip()) >= min_chars],
+    )
     etree.strip_elements(root, "noscript", with_tail=False)
 
 
 def drop_hidden(root: HtmlElement, *, max_share: float = 0.5) -> None:
     """Remove elements the page hides from every reader (`hidden`, `display:none`)."""
-    found = _HIDDEN(root)
-    hidden = [
-        element
-        for element in (found if isinstance(found, list) else ())
-        if isinstance(element, HtmlElement) and element.tag not in ("html", "body")
-    ]
+    marks = [*_strings(_HIDDEN_ATTRIBUTE(root)), *_strings(_ARIA_HIDDEN(root))]
+    marks.extend(style for style in _strings(_STYLES(root)) if _hides(style))
+    hidden = [element for element in _owners(marks) if element.tag not in ("html", "body")]
     drop_unless_main(hidden, root, max_share=max_share)
 
 
-# `@style and`: libxml2 then skips translate() on the many elements without a style.
-_HIDDEN = etree.XPath(
-    "//*[@hidden or @aria-hidden='true' or (@style and contains(translate(@style,"
-    "'DISPLAYNOE ','displaynoe'),'display:none'))]"
-)
+# One query per attribute name, returning the attributes: `//*/@name` visits
+# only the attributes of that name, where a predicate over every element
+# (`//*[@hidden or ...]`) costs libxml2 far more; and lxml hands back each
+# attribute with its element, where `/..` or a union would have libxml2 sort
+# elements into document order, walking the tree for every comparison.
+_HIDDEN_ATTRIBUTE = etree.XPath("//*/@hidden")
+_ARIA_HIDDEN = etree.XPath("//*/@aria-hidden[. = 'true']")
+_STYLES = etree.XPath("//*/@style")
+_DIALOG_ROLES = etree.XPath("//*/@role[. = 'dialog' or . = 'alertdialog']")
+_ARIA_MODAL = etree.XPath("//*/@aria-modal[. = 'true']")
+# translate(@style, 'DISPLAYNOE ', 'displaynoe') in XPath: those capitals lowered, spaces gone.
+_DISPLAY_FOLD = str.maketrans("DISPLAYNOE", "displaynoe", " ")
 
 
-DIALOG_XPATH = (
-    "//dialog | //*[@role='dialog' or @role='alertdialog' or @aria-modal='true']"
-)
+def _hides(style: str) -> bool:
+    """Tell whether a style attribute sets display:none (spaces and those capitals aside)."""
+    # str.translate() maps in Python, character by character: first rule out,
+    # with C-speed calls, the styles whose lowercase holds no display:none.
+    return "display:none" in style.replace(" ", "").lower() and (
+        "display:none" in style.translate(_DISPLAY_FOLD)
+    )
+
+
+def _owners(attributes: Iterable[etree._ElementUnicodeResult]) -> list[HtmlElement]:
+    """Return the HTML elements that carry the attributes."""
+    return [
+        element
+        for attribute in attributes
+        if isinstance(element := attribute.getparent(), HtmlElement)
+    ]
 
 
 def drop_chrome(
     root: HtmlElement, *, max_share: float = 0.3, max_label_chars: int = 200
 ) -> None:
     """Remove nav/aside/footer/header outside any <article> and all form controls; unwrap forms."""
+    # Furniture outside the article, and overlays (cookie banners, newsletter
+    # pop-ups), which announce themselves as dialogs.
     chrome = [
         element
-        for element in root.xpath(
-            "//nav[not(ancestor::article)] | //aside[not(ancestor::article)]"
-            " | //footer[not(ancestor::article)] | //header[not(ancestor::article)]"
-        )
-        if not _holds_article(element)
+        for element in root.iter(*CHROME, "dialog")
+        if element.tag == "dialog"
+        or (next(element.iterancestors("article"), None) is None and not _holds_article(element))
     ]
-    # Overlays (cookie banners, newsletter pop-ups) announce themselves as dialogs.
-    chrome.extend(root.xpath(DIALOG_XPATH))
-    drop_unless_main(chrome, root, max_share=max_share)
-    etree.strip_elements(root, *CONTROLS, with_tail=False)
+    chrome.extend(_owners([*_strings(_DIALOG_ROLES(root)), *_strings(_ARIA_MODAL(root))]))
+    # The controls go in the same pass: they never count towards the main share.
+    drop_all(root, _minor(chrome, root, max_share=max_share), *CONTROLS)
     drop_labelled_controls(root, max_label_chars=max_label_chars)
-    # ASP.NET and shop pages wrap the whole page in one <form>: keep what it holds.
-    etree.strip_tags(root, "form")
 
 
 def drop_labelled_controls(root: HtmlElement, *, max_label_chars: int = 200) -> None:
-    """Remove buttons and labels, unwrapping those that hold more text than a label."""
-    wrappers = []
-    for element in root.iter(*LABELLED_CONTROLS):
-        if len(element.text_content()) > max_label_chars:
-            wrappers.append(element)
-    unwrap_all(root, wrappers)
-    etree.strip_elements(root, *LABELLED_CONTROLS, with_tail=False)
+    """Remove buttons and labels, unwrapping those that hold more text than a label.
+
+    ASP.NET and shop pages wrap the whole page in one <form>: it is unwrapped too.
+    """
+    labelled = list(root.iter(*LABELLED_CONTROLS))
+    wrappers = [
+        element
+        for element in labelled
+        if _text_length(element, bound=max_label_chars) > max_label_chars
+    ]
+    unwrap_all(root, wrappers, "form")
+    if labelled:
+        etree.strip_elements(root, *LABELLED_CONTROLS, with_tail=False)
 
 
 def boilerplate_pattern(words: str) -> re.Pattern[str]:
@@ -226,23 +300,165 @@ def boilerplate_pattern(words: str) -> re.Pattern[str]:
     )
 
 
+# Elements never dropped for their class or id: the page and its main content.
+_NOT_FURNITURE = ("html", "body", "article", "main")
+_CLASSES = etree.XPath("//*/@class")
+_IDS = etree.XPath("//*/@id")
+
+
 def drop_boilerplate(root: HtmlElement, pattern: re.Pattern[str], *, max_share: float) -> None:
     """Remove elements whose class or id names them as furniture."""
-    # Class lists repeat across a page: search each distinct one once.
-    seen: dict[str, bool] = {}
-    marked: list[HtmlElement] = []
-    for element in root.iter(etree.Element):
-        if element.tag in ("html", "body", "article", "main"):
-            continue
-        names = f"{element.get('class', '')} {element.get('id', '')}"
-        found = seen.get(names)
-        if found is None:
-            found = seen[names] = pattern.search(names) is not None
-        if found:
-            marked.append(element)
+    words = _plain_words(pattern)
+    if pattern.search(" "):
+        # Even an element with neither attribute would match: test them all.
+        marked = [element for element in root.iter(etree.Element) if _named(element, pattern)]
+    elif words is not None:
+        marked = _named_by_words(root, pattern, words)
+    else:
+        marked = _named_furniture(root, pattern)
     drop_unless_main(marked, root, max_share=max_share)
+
+
+def _named(element: HtmlElement, pattern: re.Pattern[str]) -> bool:
+    """Tell whether an element's "class id" names match the pattern."""
+    names = f"{element.get('class', '')} {element.get('id', '')}"
+    return element.tag not in _NOT_FURNITURE and pattern.search(names) is not None
+
+
+def _named_by_words(
+    root: HtmlElement, pattern: re.Pattern[str], words: set[str]
+) -> list[HtmlElement]:
+    """Return the elements whose class or id matches a pattern of plain words."""
+    # The words hold no space, so the pattern matches "class id" exactly when it
+    # matches the class or the id alone: match each distinct value once (class
+    # lists repeat across a page), and fetch only the matching values' elements.
+    values = [*_strings(_CLASSES(root)), *_strings(_IDS(root))]
+    found = _matching_values(set(values), pattern, words)
+    if not found:
+        return []
+    owners = dict.fromkeys(_owners([value for value in values if value in found]))
+    return [element for element in owners if element.tag not in _NOT_FURNITURE]
+
+
+def _named_furniture(root: HtmlElement, pattern: re.Pattern[str]) -> list[HtmlElement]:
+    """Return the elements whose "class id" names match a pattern that " " does not match."""
+    # Only elements with a class or an id can match: read the few with an id
+    # whole, the others as "class ", each distinct class once.
+    ids = {
+        element: f"{element.get('class', '')} {ident}"
+        for ident in _strings(_IDS(root))
+        if isinstance(element := ident.getparent(), HtmlElement)
+    }
+    classes = _strings(_CLASSES(root))
+    furniture = {value for value in set(classes) if pattern.search(f"{value} ")}
+    marked = [
+        element
+        for element, names in ids.items()
+        if element.tag not in _NOT_FURNITURE and pattern.search(names)
+    ]
+    marked.extend(
+        element
+        for element in _owners([value for value in classes if value in furniture])
+        if element not in ids and element.tag not in _NOT_FURNITURE
+    )
+    return marked
+
+
+def _strings(found: object) -> list[etree._ElementUnicodeResult]:
+    """Narrow the result of an attribute XPath (`//*/@name`) to its values."""
+    return cast(list[etree._ElementUnicodeResult], found if isinstance(found, list) else [])
+
+
+def _matching_values(values: set[str], pattern: re.Pattern[str], words: set[str]) -> set[str]:
+    """Return the values that a pattern of the plain `words` matches."""
+    plain = [value for value in values if value.isascii()]
+    found = {value for value in values if not value.isascii() and pattern.search(value)}
+    return found | {plain[index] for index in _word_hits(plain, words)}
+
+
+# How boilerplate_pattern() wraps its words.
+_OWN_PATTERN = (r"(?:^|\s)(?:", r")(?:$|[\s_-])|[_-](?:", r")(?:$|\s)")
+# Words of letters, digits, - and _, each letter optional with a ?; possessive,
+# so a string that is not such a list fails without backtracking.
+_PLAIN_WORDS = re.compile(r"(?:[A-Za-z0-9_-]++\??)++(?:\|(?:[A-Za-z0-9_-]++\??)++)*+")
+_LETTER = re.compile(r"([a-z0-9_-])(\??)")
+# What both str.split() and the pattern's \s take for space in ASCII text.
+_ASCII_SPACE = " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
+
+
+def _plain_words(pattern: re.Pattern[str], *, max_optional: int = 4) -> set[str] | None:
+    """Spell out the words of a pattern from boilerplate_pattern(); None for any other."""
+    opening, middle, closing = _OWN_PATTERN
+    source = pattern.pattern
+    size = (len(source) - len(opening) - len(middle) - len(closing)) // 2
+    alternatives = source[len(opening) : len(opening) + size]
+    if (
+        source != f"{opening}{alternatives}{middle}{alternatives}{closing}"
+        or pattern.flags != re.IGNORECASE | re.UNICODE
+        or not _PLAIN_WORDS.fullmatch(alternatives)
+    ):
+        return None
+    words: set[str] = set()
+    for word in alternatives.lower().split("|"):
+        if "?" not in word:
+            words.add(word)
+        elif word.count("?") <= max_optional:
+            words.update(_spellings(word))
+        else:
+            return None
+    # An empty spelling matches around any space: the pattern then matches " ".
+    return None if "" in words else words
+
+
+def _spellings(word: str) -> list[str]:
+    """Spell out a word's optional letters ("ads?" -> "ad", "ads")."""
+    spellings = [""]
+    for letter, optional in _LETTER.findall(word):
+        spellings = [spelling + letter for spelling in spellings] + (spellings * bool(optional))
+    return spellings
+
+
+def _word_hits(names: list[str], words: set[str]) -> set[int]:
+    """Return the indexes of the ASCII names the words match, as their pattern would."""
+    # The pattern tries its many case-insensitive words at every space, - and _
+    # of every name. Substring searches over all names at once are far faster;
+    # the names cut at every - and _ show which words need searching at all.
+    text = " ".join(names).lower()
+    pieces = set(text.replace("-", " ").replace("_", " ").split())
+    present = [word for word in words if pieces.issuperset(_pieces(word))]
+    starts = [*accumulate((len(named) + 1 for named in names), initial=0)]
+    return {bisect_right(starts, start) - 1 for start in _bounded(text, present)}
+
+
+def _pieces(word: str) -> list[str]:
+    """Cut a word at every - and _."""
+    return word.replace("-", " ").replace("_", " ").split() if not word.isalnum() else [word]
+
+
+def _bounded(text: str, words: list[str]) -> Iterator[int]:
+    """Yield where the words occur as the pattern wants them, in lowercase ASCII text."""
+    for word in words:
+        start = text.find(word)
+        while start >= 0:
+            end = start + len(word)
+            before = text[start - 1] if start else " "
+            after = text[end] if end < len(text) else " "
+            if _word_bounds(before, after):
+                yield start
+            start = text.find(word, start + 1)
+
+
+def _word_bounds(before: str, after: str) -> bool:
+    """Tell whether a word between these characters opens or closes a name token.
+
+    It opens one after a space (or the start) and ends at a space, - or _ (or
+    the end); it closes one after a - or _ and ends at a space (or the end).
+    """
+    if before in _ASCII_SPACE:
+        return after in _ASCII_SPACE or after in "-_"
+    return before in "-_" and after in _ASCII_SPACE
 
 
 def _holds_article(element: HtmlElement) -> bool:
     """Tell whether a chrome element wraps the article itself (some sites do)."""
-    return bool(element.xpath("boolean(.//article | .//main | .//h1)"))
+    return next(element.iterdescendants("article", "main", "h1"), None) is not None

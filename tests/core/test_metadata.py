@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from pathlib import Path
 
 import lxml.html
 import pytest
 
-from addon.core.metadata import PageMeta, iso_date, normalise_lang, read_metadata
+from addon.core.metadata import PageMeta, collapse, iso_date, normalise_lang, read_metadata
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 WCXB = SHARED / "datasets" / "wcxb-dev"
@@ -327,3 +328,45 @@ def test_wcxb_pages_match_ground_truth(file_id: str, site_name: str | None) -> N
     assert meta.site_name == site_name
     assert meta.lang is not None and meta.lang.startswith("en")
     assert meta.title.startswith(truth["title"])
+
+
+def test_byline_from_the_first_author_mark_in_the_document() -> None:
+    link = '<a rel="author" href="/u/1">Link Author</a>'
+    microdata = '<span itemprop="author">Item Author</span>'
+    assert _meta(f"<p>{link}</p><p>{microdata}</p>").byline == "Link Author"
+    assert _meta(f"<p>{microdata}</p><p>{link}</p>").byline == "Item Author"
+    # A <link rel=author> counts only when it also carries an itemprop.
+    assert _meta('<link rel="author" href="/a"><p>x</p>').byline is None
+    html = '<link rel="AUTHOR" itemprop="url" content="Meta Person"><p>x</p>'
+    assert _meta(html).byline == "Meta Person"
+
+
+def test_byline_marks_need_the_whole_word_author() -> None:
+    html = '<a rel="coauthors" href="/u">Not Him</a><span itemprop="authorName">Nor Her</span>'
+    assert _meta(html).byline is None
+
+
+def test_published_from_the_first_exact_itemprop() -> None:
+    html = (
+        '<span itemprop="datepublished" content="2001-01-01">x</span>'
+        '<span itemprop="datePublished dateModified" content="2002-02-02">y</span>'
+        '<time itemprop="datePublished" datetime="2003-03-03">z</time>'
+        '<span itemprop="datePublished" content="2004-04-04">w</span>'
+    )
+    assert _meta(html).published == "2003-03-03"
+
+
+def test_json_ld_is_read_whatever_the_other_scripts_hold() -> None:
+    html = (
+        "<script>var page = {headline: 'Not this'};</script>"
+        + _ld({"@type": "Article", "headline": "From JSON-LD"})
+        + '<script type="text/javascript">{"@type": "Article", "headline": "Nor this"}</script>'
+    )
+    assert _meta(html).ld_headline == "From JSON-LD"
+
+
+@pytest.mark.parametrize(
+    "text", ["", "  a\u00a0 b\u3000c \x1c d\n", "\u2028x\u2029", "one", " \t ", "\x85"]
+)
+def test_collapse_joins_every_kind_of_space(text: str) -> None:
+    assert collapse(text) == re.sub(r"\s+", " ", text).strip()

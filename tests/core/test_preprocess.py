@@ -1,10 +1,19 @@
 """Preprocessing: parsing traps and what is dropped before line building."""
 
+import re
+
 import lxml.html
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from addon.core.params import BOILERPLATE_WORDS
 from addon.core.preprocess import (
+    _XML_DECLARATION,
+    _matching_values,
+    _plain_words,
+    _source_pieces,
+    _text_length,
     boilerplate_pattern,
     drop_boilerplate,
     drop_chrome,
@@ -147,3 +156,124 @@ def test_dialogs_are_dropped_unless_they_hold_the_page() -> None:
     )
     drop_chrome(root, max_share=0.5)
     assert " ".join(root.text_content().split()) == story.strip()
+
+
+def test_hidden_styles_follow_the_xpath_reading() -> None:
+    page = (
+        "<body><div style='DISPLAY : NONE'>a</div><div style='color:red;Display:None'>b</div>"
+        "<div style='display:\tnone'>c</div><div style='display:block'>d</div>"
+        "<div aria-hidden='TRUE'>e</div><p>f</p></body>"
+    )
+    # Only spaces are ignored and only the letters of "display none" lowered, as
+    # translate(@style, 'DISPLAYNOE ', 'displaynoe') reads them; aria-hidden is exact.
+    assert _text(page) == "c d e f"
+
+
+def test_hidden_elements_are_kept_when_they_hold_the_page() -> None:
+    story = "The story, revealed by script. " * 20
+    page = f"<body><div style='display:none'><p>{story}</p></div><p hidden>Menu</p></body>"
+    assert _text(page) == story.strip()
+
+
+def test_controls_and_labelled_controls_go_together_with_the_chrome() -> None:
+    story = "A story long enough to be the page. " * 10
+    root = lxml.html.document_fromstring(
+        f"<body><nav>menu <button>Open</button></nav><form><label><p>{story}</p></label>"
+        "<select><option>Choose one</option></select><svg><text>icon</text></svg></form></body>"
+    )
+    drop_chrome(root, max_share=0.5)
+    assert not root.xpath("//nav | //form | //label | //select | //svg | //button")
+    assert root.text_content() == story
+
+
+def test_boilerplate_names_match_as_the_pattern_reads_them() -> None:
+    story = "Words of the story. " * 30
+    root = lxml.html.document_fromstring(
+        f"<body><div><p>{story}</p></div>"
+        "<div class='Share-Bar'>Share!</div><div id='comments'>Talk</div>"
+        "<div class='post' id='x-related'>More</div><div class='sidebar-é'>Side</div>"
+        "<div class='shared-content'>Kept</div><ul class='a\tad'><li>Ad</li></ul></body>"
+    )
+    drop_boilerplate(root, boilerplate_pattern(BOILERPLATE_WORDS), max_share=0.5)
+    assert " ".join(root.text_content().split()) == f"{story.strip()} Kept"
+
+
+def test_a_pattern_of_any_other_shape_is_searched_as_it_is() -> None:
+    root = lxml.html.document_fromstring(
+        "<body><p>Story text that stays.</p><div class='xpromoy'>Promo</div>"
+        "<div id='footer'>Foot</div><span>Free</span></body>"
+    )
+    drop_boilerplate(root, re.compile("promo|foot"), max_share=0.5)
+    assert root.text_content() == "Story text that stays.Free"
+
+
+def test_a_pattern_matching_a_blank_name_tests_every_element() -> None:
+    root = lxml.html.document_fromstring("<body><div><p>a</p></div><p>b</p></body>")
+    drop_boilerplate(root, boilerplate_pattern("x|"), max_share=0.9)
+    assert root.xpath("//body") and not root.xpath("//p")
+
+
+_NAME_CHARACTERS = "adsharecomntlibpuvgRSHADE-_ \t\n\x1cé"
+_NAME_WORDS = st.sampled_from(
+    [BOILERPLATE_WORDS, "ad|ads?|share|comment-list", "a_b|-x|y-|tags?|e", "x?y?z|Q-"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    names=st.lists(st.text(alphabet=_NAME_CHARACTERS, max_size=30), max_size=25, unique=True),
+    words=_NAME_WORDS,
+)
+def test_plain_words_match_names_as_the_pattern_does(names: list[str], words: str) -> None:
+    pattern = boilerplate_pattern(words)
+    plain = _plain_words(pattern)
+    assert plain is not None
+    assert _matching_values(set(names), pattern, plain) == {n for n in names if pattern.search(n)}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    names=st.tuples(
+        st.text(alphabet=_NAME_CHARACTERS, max_size=20),
+        st.text(alphabet=_NAME_CHARACTERS, max_size=20),
+    ),
+    words=_NAME_WORDS,
+)
+def test_plain_words_match_class_and_id_one_at_a_time(names: tuple[str, str], words: str) -> None:
+    pattern = boilerplate_pattern(words)
+    class_, ident = names
+    both = pattern.search(f"{class_} {ident}") is not None
+    assert both == (pattern.search(class_) is not None or pattern.search(ident) is not None)
+
+
+def test_only_plain_word_patterns_are_spelled_out() -> None:
+    assert _plain_words(boilerplate_pattern("ads?|share")) == {"ad", "ads", "share"}
+    assert _plain_words(boilerplate_pattern("a.b|c")) is None
+    assert _plain_words(boilerplate_pattern("x|")) is None
+    assert _plain_words(re.compile("share")) is None
+    assert _plain_words(re.compile(boilerplate_pattern("share").pattern)) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["</body>", "</HTML >", "</html\u3000>", "<?xml version='1.0'?>", "<?XmL", ">",
+             " ", "\n", "\u2028", "<p>", "x", "é", "</bodyx>", "\ud800"]
+        ),
+        max_size=12,
+    ).map("".join)
+)
+def test_source_pieces_are_the_page_without_end_tags_or_declaration(text: str) -> None:
+    expected = _XML_DECLARATION.sub("", strip_premature_end_tags(text), count=1)
+    assert "".join(_source_pieces(text)) == expected
+    if not expected or expected.isspace():
+        assert parse(text) is None
+
+
+@pytest.mark.parametrize("text", ["", "abc", "héllo wörld", "日本語のテキスト", "emoji 🎉 ok"])
+def test_text_length_counts_characters(text: str) -> None:
+    root = lxml.html.fragment_fromstring(f"<div><p>{text}</p>tail</div>")
+    paragraph = root[0]
+    assert _text_length(paragraph) == len(paragraph.text_content())
+    assert _text_length(root) == len(root.text_content())
