@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Collection, Iterator, Sequence
-from copy import copy as copy_tree
 from dataclasses import dataclass
+from operator import methodcaller
 from urllib.parse import urljoin, urlsplit
 
 import nh3
@@ -67,8 +67,12 @@ ALLOWED_TAGS = INLINE_TAGS | _STRUCTURE_TAGS
 _PHRASING = INLINE_TAGS | frozenset({*HEADINGS, "p", "pre", "dt", "caption"})
 # Anything of these inside an inline element makes it a container, not inline text.
 _BLOCKISH = tuple(BLOCK_TAGS | CONTAINER_TAGS | {"li", "dt", "dd"})
+_BLOCKISH_TAGS = frozenset(_BLOCKISH)
+_SCAN_LIMIT = 32  # elements looked at in Python before a block-like search moves to lxml
 _ITEM_TAGS = frozenset({"li", "dt", "dd"})
-
+# Tags the allow-list rebuild keeps (some renamed): what a layout container's
+# ancestors are once settled; any other tag is unwrapped or removed.
+_KEPT_TAGS = ALLOWED_TAGS | frozenset({*HEADINGS, "menu"})
 _GLOBAL_ATTRS = frozenset({"dir", "lang"})
 ALLOWED_ATTRS: dict[str, frozenset[str]] = {
     "a": frozenset({"href"}),
@@ -99,6 +103,12 @@ _PLACEHOLDER_RE = re.compile(
     r"|gray|loading|loader|1x1|dot)\.(?:gif|png|svg)$",
     re.I,
 )
+# The file names _PLACEHOLDER_RE matches as a path's last segment.
+_PLACEHOLDER_FILES = frozenset(
+    f"{name}.{extension}"
+    for name in _tags("blank spacer pixel transparent clear empty grey gray loading loader 1x1 dot")
+    for extension in ("gif", "png", "svg")
+)
 _WORD_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+")
 
 # Markers for plain text: Unicode noncharacters, which do not occur in real text.
@@ -106,12 +116,57 @@ _LINE = "\ufdd0"
 _CELL = "\ufdd1"
 _KEEP_SPACE = "\ufdd2"
 _KEEP_TAB = "\ufdd3"
+_BLOCK_END = "\ufdd5"  # after each block in the one serialisation, and text, of them all
 _LINE_TAGS = tuple(
     _tags(
         "p h1 h2 h3 h4 h5 h6 li dt dd tr caption figcaption blockquote pre ul ol dl table figure hr"
     )
 )
+# The marks _marked_text puts in a block's tree, written by libxslt for all blocks
+# at once: text as lxml's text method writes it, a line mark around each line tag's
+# content and after a br, a cell mark before a cell's, a nested pre's whitespace
+# swapped for marks, a block end after each block.
+_TEXT_MARKS = etree.XSLT(
+    etree.XML(
+        f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+<xsl:output method="text" encoding="UTF-8"/>
+<xsl:template match="/*"><xsl:for-each select="*"><xsl:apply-templates select="."/>\
+&#{ord(_BLOCK_END)};</xsl:for-each></xsl:template>
+<xsl:template match="{"|".join(_LINE_TAGS)}">&#{ord(_LINE)};<xsl:apply-templates/>\
+&#{ord(_LINE)};</xsl:template>
+<xsl:template match="br"><xsl:apply-templates/>&#{ord(_LINE)};</xsl:template>
+<xsl:template match="td|th">&#{ord(_CELL)};<xsl:apply-templates/></xsl:template>
+<xsl:template match="pre//text()"><xsl:value-of select="translate(., '&#10; &#9;',\
+ '&#{ord(_LINE)};&#{ord(_KEEP_SPACE)};&#{ord(_KEEP_TAB)};')"/></xsl:template>
+</xsl:stylesheet>"""
+    )
+)
 
+# How the walk treats each tag it knows: later entries win, as in their order of tests.
+_WALK_KINDS = {
+    **dict.fromkeys(_ITEM_TAGS, "item"),
+    **dict.fromkeys(CONTAINER_TAGS, "container"),
+    **dict.fromkeys(BLOCK_TAGS, "block"),
+    "table": "table",
+    "noscript": "noscript",
+    **dict.fromkeys(REMOVE_TAGS, "skip"),
+    **dict.fromkeys((etree.Comment, etree.ProcessingInstruction, etree.Entity), "skip"),
+}
+# How the allow-list rebuild treats each tag it knows; any other tag is unwrapped.
+_ROLES = {
+    **dict.fromkeys(ALLOWED_TAGS, "kept"),
+    **dict.fromkeys(HEADINGS, "heading"),
+    **dict.fromkeys(_DIVLIKE, "layout"),
+    "menu": "menu",
+    "a": "link",
+    "img": "image",
+    _UNWRAP: "skip",
+    _REMOVE: "skip",
+}
+# Tag names lxml takes as arguments, to unwrap all elements of one unknown tag at once.
+_PLAIN_NAME_RE = re.compile(r"[a-z][a-z0-9-]*")
+# What copy.copy calls, without its dispatch: one call per block copy.
+_copy_element = methodcaller("__copy__")
 _SHIFTED = {"h1": "h2", "h2": "h3", "h3": "h4", "h4": "h5", "h5": "h6", "h6": "h6"}
 
 
@@ -172,7 +227,7 @@ def _context(
     return _Context(UrlBase.of(base_url), dropped, frozenset(marked), has_h1)
 
 
-def _cleaner() -> nh3.Cleaner:
+def _cleaner(*, attribute_filter: bool = True) -> nh3.Cleaner:
     """Build the nh3 sanitiser: the second lock behind the allow-list build."""
     attributes = {tag: set(names) for tag, names in ALLOWED_ATTRS.items()}
     attributes["*"] = set(_GLOBAL_ATTRS)
@@ -180,7 +235,7 @@ def _cleaner() -> nh3.Cleaner:
         tags=set(ALLOWED_TAGS),
         clean_content_tags={"script", "style"},
         attributes=attributes,
-        attribute_filter=_nh3_attribute_filter,
+        attribute_filter=_nh3_attribute_filter if attribute_filter else None,
         link_rel="noopener noreferrer",
         url_schemes=set(LINK_SCHEMES | {"data"}),
     )
@@ -201,10 +256,11 @@ def _nh3_attribute_filter(tag: str, attr: str, value: str) -> str | None:
 class _Flow:
     """Flatten containers into a list of block copies, gathering loose inline text."""
 
-    __slots__ = ("brs", "ctx", "has_text", "items", "orphans", "out", "with_blocks")
+    __slots__ = ("brs", "ctx", "drop", "has_text", "items", "orphans", "out", "with_blocks")
 
     def __init__(self, ctx: _Context) -> None:
         self.ctx = ctx
+        self.drop = ctx.drop
         self.out: list[Element] = []
         self.items: list[str | Element] = []  # the open loose-text paragraph
         self.has_text = False
@@ -215,60 +271,69 @@ class _Flow:
     def feed(self, root: Element) -> None:
         """Walk one selected subtree iteratively; its tail is not part of it."""
         stack: list[tuple[Element, Iterator[Element]]] = []
-        self._enter(root, stack, top=True)
+        self._enter(root, stack)
         while stack:
             parent, children = stack[-1]
-            child = next(children, None)
-            if child is not None:
-                self._enter(child, stack, top=False)
-                continue
-            stack.pop()
-            self._break()
-            if stack:
-                self._loose(parent.tail)
+            for child in children:  # resumes where it left off when a container ends
+                if self._enter(child, stack):
+                    break
+                tail = child.tail
+                if tail and (self.items or not tail.isspace()):  # else _loose skips it
+                    self._loose(tail)
+            else:
+                stack.pop()
+                if self.items:
+                    self._break()
+                tail = parent.tail
+                if stack and tail and not tail.isspace():  # else _loose skips it
+                    self._loose(tail)
 
     def close(self) -> None:
         """End the open paragraph."""
         self._break()
 
-    def _enter(
-        self, el: Element, stack: list[tuple[Element, Iterator[Element]]], *, top: bool
-    ) -> None:
-        """Handle one element met in a container; push it if it is a container itself."""
+    def _enter(self, el: Element, stack: list[tuple[Element, Iterator[Element]]]) -> bool:
+        """Handle one element met in a container; push it and say so if it is one."""
         kind = self._kind(el)
-        if kind == "container":
-            self._break()
-            self._loose(el.text)
-            stack.append((el, iter(el)))
-            return
         if kind == "block":
-            self._break()
-            self._emit(_copy(el, self.ctx))
-        elif kind == "item":
-            self._item(el)
+            if self.items:
+                self._break()
+            self.out.append(_copy(el, self.ctx))
+            self.orphans = None
+        elif kind == "container":
+            if self.items:
+                self._break()
+            text = el.text
+            if text and not text.isspace():  # else _loose skips it: no paragraph is open
+                self._loose(text)
+            stack.append((el, iter(el)))
+            return True
         elif kind == "inline":
             self._inline(el)
-        if not top:
-            self._loose(el.tail)
+        elif kind == "item":
+            self._item(el)
+        return False
 
     def _kind(self, el: Element) -> str:
         """Classify an element for the walk: container, block, item, inline or skip."""
         tag = el.tag
-        if not isinstance(tag, str) or el in self.ctx.drop or _is_hidden(el):
+        kind = _WALK_KINDS.get(tag)
+        if kind == "skip" or el in self.drop:
             return "skip"
-        if tag in REMOVE_TAGS:
+        names = el.keys()  # one lxml call; most elements have neither attribute
+        if names and ("style" in names or "hidden" in names) and _is_hidden(el):
             return "skip"
-        if tag == "noscript":
+        if kind is None:
+            if not isinstance(tag, str):
+                return "skip"
+            if self._holds_block(el):
+                return "container"
+            return "skip" if _is_lazy_twin(el) else "inline"
+        if kind == "table":
+            return "container" if is_layout_table(el) else "block"
+        if kind == "noscript":
             return "container" if _holds_only_images(el) else "skip"
-        if tag in BLOCK_TAGS:
-            return "container" if tag == "table" and is_layout_table(el) else "block"
-        if tag in CONTAINER_TAGS:
-            return "container"
-        if tag in _ITEM_TAGS:
-            return "item"
-        if self._holds_block(el):
-            return "container"
-        return "skip" if _is_lazy_twin(el) else "inline"
+        return kind
 
     def _holds_block(self, el: Element) -> bool:
         """Tell whether an inline element holds a block; remember the path to it."""
@@ -276,7 +341,7 @@ class _Flow:
             return True
         if not len(el):
             return False
-        found = next(el.iterdescendants(*_BLOCKISH), None)
+        found = _first_blockish(el)
         if found is None:
             return False
         for ancestor in found.iterancestors():
@@ -341,6 +406,8 @@ class _Flow:
     def _break(self) -> None:
         """Close the open paragraph as a p block."""
         items = self.items
+        if not items:  # then no text and no line break is pending either
+            return
         while items and not isinstance(items[-1], str) and items[-1].tag == "br":
             items.pop()
         if items and self.has_text:
@@ -368,7 +435,7 @@ def _paragraph(items: list[str | Element]) -> Element:
 
 def _copy(el: Element, ctx: _Context) -> Element:
     """Deep-copy a source element without its tail and without the dropped parts."""
-    copy = copy_tree(el)  # lxml copies an element with its whole subtree
+    copy: Element = _copy_element(el)  # lxml copies an element with its whole subtree
     copy.tail = None
     if el in ctx.marked:
         sources = list(el.iter())
@@ -413,7 +480,7 @@ def is_layout_table(table: Element) -> bool:
         return False
     cells = [cell for row in rows for cell in row if _tag(cell) == "td"]
     if all(sum(1 for cell in row if _tag(cell) == "td") <= 1 for row in rows):
-        return any(next(cell.iterdescendants(*_BLOCKISH), None) is not None for cell in cells)
+        return any(_first_blockish(cell) is not None for cell in cells)
     # Several columns: a table nested in a cell means the grid is page layout.
     return any(next(cell.iterdescendants("table"), None) is not None for cell in cells)
 
@@ -437,7 +504,19 @@ def _is_hidden(el: Element) -> bool:
 
 def _has_image(el: Element) -> bool:
     """Tell whether an element is or holds an img."""
-    return el.tag == "img" or next(el.iterdescendants("img"), None) is not None
+    return el.tag == "img" or (len(el) > 0 and next(el.iter("img"), None) is not None)
+
+
+def _first_blockish(el: Element) -> Element | None:
+    """Return the first block-like element inside `el`, in document order."""
+    # lxml takes ~10 us to set up a filter on this many tags: more than it takes
+    # Python to look at the few elements inside a typical inline element or cell.
+    for count, node in enumerate(el.iterdescendants()):
+        if node.tag in _BLOCKISH_TAGS:
+            return node
+        if count == _SCAN_LIMIT:
+            return next(el.iterdescendants(*_BLOCKISH), None)
+    return None
 
 
 def _holds_only_images(noscript: Element) -> bool:
@@ -463,24 +542,105 @@ def _finish(raws: list[Element], ctx: _Context) -> list[Block]:
     holder = etree.Element("div")  # one tree: each lxml pass runs once per call
     holder.extend(raws)
     _prepare(holder)
-    _scrub(holder, ctx)
+    unwrap, srcsets_stable = _scrub(holder, ctx)
     etree.strip_elements(holder, _REMOVE, with_tail=False)
     name_or_unwrap(holder)
-    etree.strip_tags(holder, _UNWRAP)
+    etree.strip_tags(holder, _UNWRAP, *unwrap)
     step_headings(holder)
     _cap_depth(holder)
-    verbatim = [_pre_text(block) if block.tag == "pre" else None for block in holder]
+    roots = list(holder)
+    kinds = [_tag(block) for block in roots]
+    verbatim = [
+        _pre_text(block) if kind == "pre" else None
+        for block, kind in zip(roots, kinds, strict=True)
+    ]
     _keep_pre_newline(holder)
-    cleaner = _cleaner()
-    htmls = [cleaner.clean(_serialise(block)) for block in holder]
-    texts = _block_texts(holder)
-    blocks: list[Block] = []
-    for block, html, flowing, pre in zip(holder, htmls, texts, verbatim, strict=True):
-        kind = _tag(block)
-        text = pre if pre is not None else flowing
-        if text or kind == "hr" or next(block.iter("img"), None) is not None:
-            blocks.append(Block(kind=kind, html=html, text=text))
-    return blocks
+    sources = _serialise_all(holder, roots)
+    flowing = _block_texts(holder, roots)
+    texts = [text if pre is None else pre for text, pre in zip(flowing, verbatim, strict=True)]
+    # The serialisation holds "<img" only as an img tag: text and values escape "<".
+    kept = [
+        index
+        for index, (kind, source, text) in enumerate(zip(kinds, sources, texts, strict=True))
+        if text or kind == "hr" or "<img" in source
+    ]
+    htmls = _Sanitiser(holder, sources, srcsets_stable).clean([sources[index] for index in kept])
+    return [
+        Block(kind=kinds[index], html=html, text=texts[index])
+        for index, html in zip(kept, htmls, strict=True)
+    ]
+
+
+class _Sanitiser:
+    """Sanitise serialised blocks with nh3, calling its attribute filter only when needed."""
+
+    __slots__ = ("all_close", "data_urls", "srcsets_stable")
+
+    def __init__(self, holder: Element, sources: list[str], srcsets_stable: bool) -> None:
+        # The filter changes only srcset values and data: URLs. nh3 sees the values
+        # lxml wrote: srcset is not URL-escaped, and its escapes decode back.
+        self.srcsets_stable = srcsets_stable
+        markup = "".join(sources)
+        self.data_urls = _may_hold_data_url(markup) and "data:" in markup.lower()
+        # Each block has at most as many end tags as it starts elements with one, so
+        # when all of them together have as many, so does each block.
+        voids = sum(1 for _ in holder.iter("br", "hr", "img"))  # one start tag each
+        self.all_close = _TABLE_PART_RE.search(markup) is None and (
+            markup.count("<") - 2 * markup.count("</") == voids
+        )
+
+    def clean(self, sources: list[str]) -> list[str]:
+        """Return the blocks' sanitised HTML, most of them from one nh3 call."""
+        # A call costs nh3 a few microseconds besides the markup; one call over the
+        # blocks joined by a separator gives each block's output between separators
+        # when the parser's state after each block is its state at the start. For a
+        # serialised tree that holds, as every end tag then closes its element, unless
+        # a table, cell or caption scopes it off or lxml left an end tag out (it does
+        # for an empty li): such blocks go alone.
+        htmls: list[str | None] = [None] * len(sources)
+        joint = [
+            index
+            for index, source in enumerate(sources)
+            if not self._filtered(source) and (self.all_close or _closes_alike(source))
+        ]
+        if len(joint) > 1:
+            markup = _BLOCK_SEPARATOR.join(sources[index] for index in joint)
+            pieces = _PLAIN_CLEANER.clean(markup).split(_BLOCK_SEPARATOR)
+            if len(pieces) == len(joint):  # the separator cannot come from the blocks
+                for index, piece in zip(joint, pieces, strict=True):
+                    htmls[index] = piece
+        return [
+            self._clean_one(source) if html is None else html
+            for source, html in zip(sources, htmls, strict=True)
+        ]
+
+    def _clean_one(self, source: str) -> str:
+        """Return one block's sanitised HTML."""
+        cleaner = _FILTERING_CLEANER if self._filtered(source) else _PLAIN_CLEANER
+        return cleaner.clean(source)
+
+    def _filtered(self, source: str) -> bool:
+        """Tell whether nh3's attribute filter may change a value in this block."""
+        # The filter's Python calls, one per attribute, cost more than nh3's own
+        # work on a block; without it nh3 keeps every value as it is.
+        return (self.data_urls and _may_hold_data_url(source) and "data:" in source.lower()) or (
+            not self.srcsets_stable and "srcset" in source
+        )
+
+
+def _may_hold_data_url(markup: str) -> bool:
+    """Tell whether markup may hold "data:" in some case, without lowercasing it (slow)."""
+    return "ta:" in markup or "TA:" in markup or "tA:" in markup or "Ta:" in markup
+
+
+def _closes_alike(source: str) -> bool:
+    """Tell whether a serialised block has no table part and ends every element it starts."""
+    if _TABLE_PART_RE.search(source) is not None:
+        return False
+    # "<" starts a tag and nothing else: lxml escapes it in text and values.
+    ends = source.count("</")
+    voids = source.count("<br") + source.count("<img") + source.count("<hr")
+    return source.count("<") - ends - voids == ends
 
 
 def name_or_unwrap(holder: Element) -> None:
@@ -495,8 +655,10 @@ def name_or_unwrap(holder: Element) -> None:
             link.tag = _UNWRAP
     # A heading inside a table cell breaks the outline (axe heading-order); the
     # table's own header cells carry that meaning.
-    for cell in holder.iter("td", "th"):
-        for heading in cell.iter(*HEADINGS):
+    if next(holder.iter("td", "th"), None) is None:
+        return
+    for heading in list(holder.iter(*HEADINGS)):
+        if next(heading.iterancestors("td", "th"), None) is not None:
             heading.tag = _UNWRAP
 
 
@@ -512,7 +674,8 @@ def step_headings(holder: Element, *, top: int = 1) -> None:
     previous = top
     for heading in holder.iter(*HEADINGS):
         level = min(int(heading.tag[1]), previous + 1)
-        heading.tag = f"h{level}"
+        if level != int(heading.tag[1]):  # renaming an lxml element is slow
+            heading.tag = f"h{level}"
         previous = level
 
 
@@ -542,53 +705,109 @@ def _picture_fallback(picture: Element) -> None:
             return
 
 
-def _scrub(holder: Element, ctx: _Context) -> None:
-    """Rebuild the blocks from the allow-list: rename, unwrap or remove each element."""
-    below = _with_blocks_below(holder)
+def _scrub(holder: Element, ctx: _Context) -> tuple[set[str], bool]:
+    """Rebuild the blocks from the allow-list; return the tags left to unwrap, srcset state."""
+    # Renaming an lxml element is slow: an element to unwrap mostly keeps its tag,
+    # and all of them go in one call by name, with the _UNWRAP ones.
+    found = _Found()
+    found.sort(holder, shift_headings=ctx.shift_headings)
+    for link in found.links:
+        _scrub_link(link, ctx.base)
+    stable = [_scrub_image(img, ctx.base) for img in found.images]  # every image, in order
     holders: dict[Element, bool] = {}
-    nodes = list(holder.iterdescendants())  # a list keeps every proxy alive: linear when deep
-    for el in nodes:
-        tag = el.tag
-        if not isinstance(tag, str) or tag == _REMOVE:
-            continue
-        if _is_hidden(el):
-            el.tag = _REMOVE
-        elif tag in _SHIFTED:
-            el.tag = _SHIFTED[tag] if ctx.shift_headings else tag
-            _filter_attrs(el, _NO_ATTRS)
-        elif tag == "img":
-            _scrub_image(el, ctx.base)
-        elif tag == "a":
-            _scrub_link(el, ctx.base)
-        elif tag in ALLOWED_TAGS or tag == "menu":
-            el.tag = "ul" if tag == "menu" else tag
-            _filter_attrs(el, ALLOWED_ATTRS.get(tag, _NO_ATTRS))
-        elif tag in _DIVLIKE:
-            _scrub_divlike(el, el in below, holders)
+    below = _with_blocks_below(holder, found.blockish) if found.layout else set()
+    for el in found.layout:  # in document order: the ancestors are settled first
+        _scrub_divlike(el, el in below, holders)
+    for el in found.hidden:
+        el.tag = _REMOVE
+    return found.unwrap, all(stable)
+
+
+class _Found:
+    """The elements under a holder that the allow-list rebuild handles one by one."""
+
+    __slots__ = ("blockish", "hidden", "images", "layout", "links", "unwrap")
+
+    def __init__(self) -> None:
+        self.unwrap: set[str] = set()  # tags no kept element has
+        self.blockish: list[Element] = []  # by the tag each had before the rebuild
+        self.hidden: list[Element] = []
+        self.links: list[Element] = []
+        self.images: list[Element] = []
+        self.layout: list[Element] = []
+
+    def sort(self, holder: Element, *, shift_headings: bool) -> None:
+        """Settle the plain elements in one pass; gather the rest by what they need."""
+        # Renames made here keep a tag block-like or not, kept or not, as it was:
+        # what a layout container's test looks at. Hidden elements keep their tag
+        # until then, for the same reason.
+        blockish, unwrap = self.blockish, self.unwrap  # the loop runs once per element
+        for el in holder.iterdescendants():
+            tag = el.tag
+            if tag in _BLOCKISH_TAGS:
+                blockish.append(el)
+            names = el.keys()  # one lxml call; most elements have neither attribute
+            if names and ("style" in names or "hidden" in names) and _is_hidden(el):
+                self.hidden.append(el)
+                continue
+            role = _ROLES.get(tag)
+            if role == "kept":
+                if names:
+                    _filter_attrs(el, ALLOWED_ATTRS.get(tag, _NO_ATTRS), names)
+            elif role is None:
+                if tag not in unwrap and isinstance(tag, str):
+                    self._unknown(el, tag)
+            elif role != "skip":
+                self._sort_special(el, role, names, shift_headings=shift_headings)
+
+    def _unknown(self, el: Element, tag: str) -> None:
+        """Leave an unknown element to unwrap by its tag, or rename it when the tag is odd."""
+        # lxml refuses some names the parser lets through (control characters) as
+        # arguments: such an element is renamed instead.
+        if _PLAIN_NAME_RE.fullmatch(tag):
+            self.unwrap.add(tag)
         else:
             el.tag = _UNWRAP
 
+    def _sort_special(
+        self, el: Element, role: str, names: Sequence[str | bytes], *, shift_headings: bool
+    ) -> None:
+        """Settle a heading or menu; gather a link, image or layout container."""
+        if role == "heading":
+            if shift_headings:
+                el.tag = _SHIFTED[el.tag]
+        elif role == "menu":
+            el.tag = "ul"
+        elif role == "layout":  # unwrapped by its tag unless it becomes a p
+            self.unwrap.add(el.tag)
+            self.layout.append(el)
+            return
+        else:
+            (self.links if role == "link" else self.images).append(el)
+            return
+        if names:
+            _filter_attrs(el, _NO_ATTRS, names)
 
-def _with_blocks_below(holder: Element) -> set[Element]:
-    """Return the elements under `holder` that hold a block-like element."""
+
+def _with_blocks_below(holder: Element, blockish: list[Element]) -> set[Element]:
+    """Return the elements under `holder` that hold one of the block-like elements."""
     marked: set[Element] = set()
-    for block in holder.iterdescendants(*_BLOCKISH):
-        for ancestor in block.iterancestors():
-            if ancestor is holder or ancestor in marked:
-                break
-            marked.add(ancestor)
+    for block in blockish:
+        node = block.getparent()
+        while node is not None and node is not holder and node not in marked:
+            marked.add(node)
+            node = node.getparent()
     return marked
 
 
 def _scrub_divlike(el: Element, holds_blocks: bool, holders: dict[Element, bool]) -> None:
-    """Make a layout container inside a block a p, or unwrap it."""
+    """Make a layout container inside a block a p, or leave it to unwrap by its tag."""
     if holds_blocks or not _text_of(el).strip():
-        el.tag = _UNWRAP
-    elif _allows_paragraph(el, holders):
+        return
+    if _allows_paragraph(el, holders):
         el.tag = "p"
         _filter_attrs(el, _NO_ATTRS)
     else:
-        el.tag = _UNWRAP
         el.tail = " " + _safe(el.tail)  # keeps the words apart once unwrapped
 
 
@@ -602,7 +821,7 @@ def _allows_paragraph(el: Element, holders: dict[Element, bool]) -> bool:
             allowed = holders[node]
             break
         tag = _tag(node)
-        if tag not in (_UNWRAP, _REMOVE):
+        if tag in _KEPT_TAGS:
             allowed = tag not in _PHRASING
             break
         path.append(node)
@@ -612,10 +831,15 @@ def _allows_paragraph(el: Element, holders: dict[Element, bool]) -> bool:
     return allowed
 
 
-def _filter_attrs(el: Element, allowed: frozenset[str]) -> None:
-    """Keep only allowed attributes with valid values."""
-    names = el.keys()
+def _filter_attrs(
+    el: Element, allowed: frozenset[str], names: Sequence[str | bytes] | None = None
+) -> None:
+    """Keep only allowed attributes with valid values (`names`: the element's, if known)."""
+    names = el.keys() if names is None else names
     if not names:
+        return
+    if allowed.isdisjoint(names) and _GLOBAL_ATTRS.isdisjoint(names):
+        el.attrib.clear()  # the common case: class, id, style and the like only
         return
     kept: list[tuple[str, str]] = []
     for name in names:
@@ -654,15 +878,14 @@ def _scrub_link(el: Element, base: UrlBase) -> None:
     if href is None:
         el.tag = _UNWRAP
         return
-    el.set("href", href)
-    el.set("rel", "noopener noreferrer")
+    el.set("href", href)  # rel: nh3 gives every link its own (link_rel)
 
 
-def _scrub_image(el: Element, base: UrlBase) -> None:
-    """Repair a lazy image, make its URLs absolute; remove it if unusable or a pixel."""
+def _scrub_image(el: Element, base: UrlBase) -> bool:
+    """Repair a lazy image, make its URLs absolute, drop pixels; tell if its srcset is stable."""
     if _is_pixel(el):
         el.tag = _REMOVE
-        return
+        return True
     srcset = _lazy_srcset(el, base)
     src = image_source(el, base, srcset)
     alt = el.get("alt")
@@ -670,12 +893,43 @@ def _scrub_image(el: Element, base: UrlBase) -> None:
     el.attrib.clear()
     if src is None:
         el.tag = _REMOVE
-        return
+        return True
     el.set("src", src)
+    stable = True
     for name, value in (("srcset", srcset), ("alt", alt), ("width", width), ("height", height)):
         valid = None if value is None else _valid_attr(name, value)
         if valid is not None:
             el.set(name, valid)
+            # A value _safe changed may hold a URL no longer what was resolved.
+            stable = stable and (name != "srcset" or (valid == value and _stable_srcset(valid)))
+    return stable
+
+
+def _stable_srcset(srcset: str) -> bool:
+    """Tell whether a srcset built by `_srcset_value` reads back as itself through it."""
+    # Its URLs were resolved and are no placeholders; read back, a simple absolute
+    # URL resolves to itself and splits off from its descriptor as it was joined.
+    if "\r" in srcset:
+        return False
+    for candidate in srcset.split(", "):
+        url, space, descriptor = candidate.partition(" ")
+        if not _simple_url(url) or descriptor != descriptor.strip():
+            return False
+        if (space and not descriptor) or "," in descriptor:
+            return False
+    return True
+
+
+def _simple_url(url: str) -> bool:
+    """Tell an absolute http(s) URL that resolves to itself and ends no srcset candidate."""
+    return (
+        url.startswith(("http://", "https://"))
+        and url.isprintable()
+        and " " not in url
+        and "\\" not in url
+        and "[" not in url
+        and not url.endswith(",")
+    )
 
 
 def _is_pixel(el: Element) -> bool:
@@ -735,8 +989,19 @@ def is_placeholder(src: str, *, has_alternative: bool = False, min_data_chars: i
     if src[:5].lower() == "data:":
         # A 1x1 gif or blank svg is short; a real inline image is longer.
         return has_alternative or len(src) < min_data_chars
-    path = src.split("?", 1)[0].split("#", 1)[0]
+    path = src.partition("?")[0].partition("#")[0]
+    if path.isascii():  # the case-insensitive regex is slow on every image URL
+        return _ascii_placeholder(path.lower())
     return _PLACEHOLDER_RE.search(path) is not None
+
+
+def _ascii_placeholder(low: str) -> bool:
+    """Tell what `_PLACEHOLDER_RE` tells of a lowercased ASCII path, by plain string tests."""
+    if "placeholder" in low or "lazyload" in low or "lazy-load" in low or "lazy_load" in low:
+        return True
+    if low.endswith("\n"):  # the pattern's "$" also matches before a final newline
+        low = low[:-1]
+    return low.rpartition("/")[2] in _PLACEHOLDER_FILES
 
 
 def absolute_url(url: str, base_url: str | None, *, schemes: Collection[str]) -> str | None:
@@ -774,9 +1039,14 @@ class UrlBase:
     def resolve(self, url: str, *, schemes: Collection[str]) -> str | None:
         """Resolve a URL; None when it is empty, malformed or its scheme is not allowed."""
         url = url.strip()
-        if not url or _CONTROL_RE.search(url):
+        if not url:
             return None
-        resolved = self._join_simple(url)
+        # A printable URL holds no control character, tab or line break; the test
+        # is much faster than the regexes, which run only on the rest.
+        printable = url.isprintable()
+        if not printable and _CONTROL_RE.search(url):
+            return None
+        resolved = self._join_simple(url, printable=printable)
         if resolved is not None:
             return resolved if resolved.split(":", 1)[0].lower() in schemes else None
         try:
@@ -789,13 +1059,13 @@ class UrlBase:
         # Without a scheme it must read as a path, not as a scheme urlsplit rejected.
         return None if _SCHEME_RE.match(resolved) else resolved
 
-    def _join_simple(self, url: str) -> str | None:
+    def _join_simple(self, url: str, *, printable: bool) -> str | None:
         """Join the common URL shapes by concatenation; None for the rest."""
-        if _URL_BREAKS_RE.search(url) is not None:
+        if ("\\" in url or "[" in url) if printable else _URL_BREAKS_RE.search(url):
             return None
         if url[:8].lower().startswith(("http://", "https://")):
             return url
-        if not self.scheme or _SCHEME_RE.match(url) or _DOT_SEGMENT_RE.search(url):
+        if not self.scheme or _SCHEME_RE.match(url) or _has_dot_segment(url):
             return None
         if url[0] == "#":
             return self.document + url
@@ -806,7 +1076,17 @@ class UrlBase:
         return (self.origin if url[0] == "/" else self.directory) + url
 
 
+def _has_dot_segment(url: str) -> bool:
+    """Tell whether a URL path holds a "." or ".." segment."""
+    return (url[0] == "." or "/." in url) and _DOT_SEGMENT_RE.search(url) is not None
+
+
 _NO_BASE = UrlBase(None)
+_FILTERING_CLEANER = _cleaner()
+# Between blocks cleaned in one nh3 call: the lang value is one no block keeps.
+_BLOCK_SEPARATOR = '<br lang="x-plainview-block">'
+_TABLE_PART_RE = re.compile(r"<(?:table|caption|t[dhr])[\s/>]")
+_PLAIN_CLEANER = _cleaner(attribute_filter=False)
 
 
 def _srcset_candidates(value: str) -> Iterator[tuple[str, str]]:
@@ -851,10 +1131,21 @@ def pick_from_srcset(srcset: str, *, max_width: int = 1600) -> str | None:
 
 def _cap_depth(holder: Element, *, max_depth: int = 32) -> None:
     """Flatten markup nested deeper than `max_depth`: no reader needs it, parsers choke on it."""
-    found = holder.xpath("/".join(["*"] * (max_depth + 1)))  # + 1: the blocks' holder
+    # + 1: the blocks' holder. The usual depth's XPath is compiled once.
+    deep_path = _DEEP_PATH if max_depth == _MAX_DEPTH else _deep_path(max_depth + 1)
+    found = deep_path(holder)
     for deep in found if isinstance(found, list) else ():
         if isinstance(deep, etree._Element):
             etree.strip_tags(deep, "*")
+
+
+def _deep_path(depth: int) -> etree.XPath:
+    """Compile the XPath to the elements `depth` levels below a node."""
+    return etree.XPath("/".join(["*"] * depth))
+
+
+_MAX_DEPTH = 32
+_DEEP_PATH = _deep_path(_MAX_DEPTH + 1)
 
 
 def _keep_pre_newline(holder: Element) -> None:
@@ -869,28 +1160,69 @@ def _serialise(block: Element) -> str:
     return etree.tostring(block, encoding="unicode", method="html", with_tail=False)
 
 
+def _serialise_all(holder: Element, roots: list[Element]) -> list[str]:
+    """Serialise each cleaned block as HTML, all in one lxml call when that is exact."""
+    # A block serialises alike alone or among its siblings; each one's tail marks
+    # where it ends. Should page text hold the mark, the count shows it.
+    for block in roots:
+        block.tail = _BLOCK_END
+    parts = etree.tostring(holder, encoding="unicode", method="html")[5:-6].split(_BLOCK_END)
+    if len(parts) != len(roots) + 1:
+        return [_serialise(block) for block in roots]
+    return parts[:-1]
+
+
 # --- Plain text --------------------------------------------------------------
 
 
-def _block_texts(holder: Element) -> list[str]:
-    """Return each cleaned block's plain text; this marks up the blocks, so it comes last."""
-    for pre in holder.iter("pre"):
+def _block_texts(holder: Element, roots: list[Element]) -> list[str]:
+    """Return each cleaned block's plain text, for a pre too (though it keeps its own)."""
+    # One libxslt pass writes all the text with the marks _marked_text puts in the
+    # tree, a block's end after each block; then the lines are made in a few string
+    # passes over the whole. Should page text hold the block end, the count shows it.
+    try:
+        marked = str(_TEXT_MARKS(holder))
+    except etree.XSLTError:  # libxslt gave up (resources): mark each tree instead
+        marked = ""
+    if marked.count(_BLOCK_END) != len(roots):
+        return [_marked_text(block) for block in roots]
+    if _CONTROL_RE.search(marked):
+        marked = _CONTROL_RE.sub("", marked)
+    # Whitespace collapsed and lines joined once for all blocks: then only a block's
+    # ends may hold a space or a line break. str.split() beats a regex here by far.
+    flat = " ".join(marked.split()).replace(" " + _LINE, _LINE).replace(_LINE + " ", _LINE)
+    lines = "\n".join(filter(None, flat.split(_LINE)))
+    texts = [piece.strip(" \n") for piece in lines.split(_BLOCK_END)[:-1]]
+    if _CELL in marked:
+        for index, raw in enumerate(marked.split(_BLOCK_END)[:-1]):
+            if _CELL in raw:
+                texts[index] = _table_text(raw)
+    if _KEEP_SPACE in marked or _KEEP_TAB in marked:
+        texts = [text.replace(_KEEP_SPACE, " ").replace(_KEEP_TAB, "\t") for text in texts]
+    return texts
+
+
+def _table_text(raw: str) -> str:
+    """Return the text of a block whose lines may hold table cells."""
+    lines = (_text_line(line) for line in raw.split(_LINE))
+    return "\n".join(line for line in lines if line)
+
+
+def _marked_text(block: Element) -> str:
+    """Return a block's plain text by marking up its tree; this changes the block."""
+    for pre in block.iter("pre"):
         _protect_whitespace(pre)
-    for el in holder.iter(*_LINE_TAGS):
+    for el in block.iter(*_LINE_TAGS):
         el.text = _LINE + _safe(el.text)
         el.tail = _LINE + _safe(el.tail)
-    for br in holder.iter("br"):
+    for br in block.iter("br"):
         br.tail = _LINE + _safe(br.tail)
-    for cell in holder.iter("td", "th"):
+    for cell in block.iter("td", "th"):
         cell.text = _CELL + _safe(cell.text)
-    texts: list[str] = []
-    for block in holder:
-        lines = (_text_line(raw) for raw in _safe(_text_of(block)).split(_LINE))
-        text = "\n".join(line for line in lines if line)
-        if _KEEP_SPACE in text or _KEEP_TAB in text:
-            text = text.replace(_KEEP_SPACE, " ").replace(_KEEP_TAB, "\t")
-        texts.append(text)
-    return texts
+    text = _table_text(_safe(_text_of(block)))
+    if _KEEP_SPACE in text or _KEEP_TAB in text:
+        text = text.replace(_KEEP_SPACE, " ").replace(_KEEP_TAB, "\t")
+    return text
 
 
 def _pre_text(pre: Element) -> str:

@@ -1,0 +1,210 @@
+"""Tests for the fast paths of addon.core.content: each must give what the plain way gives."""
+
+from __future__ import annotations
+
+import copy
+
+import lxml.html
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from addon.core.content import (
+    _BLOCK_SEPARATOR,
+    _FILTERING_CLEANER,
+    _PLAIN_CLEANER,
+    LINK_SCHEMES,
+    UrlBase,
+    _block_texts,
+    _closes_alike,
+    _marked_text,
+    _Sanitiser,
+    _serialise,
+    _serialise_all,
+    build_blocks,
+    is_placeholder,
+)
+
+BASE = "https://example.com/news/story.html"
+
+# Tags a cleaned block may hold, a few attributes, and text with the characters
+# the serialisers treat specially.
+_INNER = (
+    *("a", "em", "strong", "b", "i", "code", "sub", "small", "abbr", "q", "time", "s", "u"),
+    *("br", "img", "p", "h2", "h3", "ul", "ol", "li", "dl", "dt", "dd", "pre", "blockquote"),
+    *("figure", "figcaption", "hr", "table", "caption", "tbody", "tr", "th", "td"),
+)
+_ROOTS = ("p", "h2", "ul", "ol", "dl", "pre", "blockquote", "figure", "table", "hr")
+_VOID = {"br", "img", "hr"}
+_TEXTS = st.sampled_from(["x", " ", "\n", "y z", "\u00a0", "&", "<b>", "\t", "\r", '"q"', "é"])
+
+
+@st.composite
+def _trees(draw: st.DrawFn, depth: int = 0) -> list[tuple[str, bool, list[object]]]:
+    """Draw a list of (tag, with lang, children) element specs mixed with text."""
+    items: list[object] = []
+    for _ in range(draw(st.integers(0, 3 if depth < 4 else 0))):
+        if draw(st.booleans()):
+            items.append(draw(_TEXTS))
+            continue
+        tag = draw(st.sampled_from(_INNER))
+        children = [] if tag in _VOID else draw(_trees(depth + 1))
+        items.append((tag, draw(st.booleans()), children))
+    return items  # type: ignore[return-value]
+
+
+def _build(parent: etree._Element, items: list[object]) -> None:
+    """Append element specs and text to an lxml element."""
+    for item in items:
+        if isinstance(item, str):
+            if len(parent):
+                parent[-1].tail = (parent[-1].tail or "") + item
+            else:
+                parent.text = (parent.text or "") + item
+            continue
+        tag, lang, children = item  # type: ignore[misc]
+        child = etree.SubElement(parent, tag)
+        if lang:
+            child.set("lang", "en")
+        if tag == "a":
+            child.set("href", "https://example.com/a")
+        if tag == "img":
+            child.set("src", "https://example.com/i.png")
+            child.set("alt", "")
+        _build(child, children)
+
+
+def _holder(blocks: list[tuple[str, list[object]]]) -> etree._Element:
+    holder = etree.Element("div")
+    for tag, items in blocks:
+        _build(etree.SubElement(holder, tag), [] if tag == "hr" else items)
+    return holder
+
+
+_BLOCKS = st.lists(st.tuples(st.sampled_from(_ROOTS), _trees()), min_size=1, max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_BLOCKS)
+def test_one_nh3_call_gives_each_block_what_its_own_call_gives(
+    blocks: list[tuple[str, list[object]]],
+) -> None:
+    holder = _holder(blocks)
+    sources = [_serialise(block) for block in holder]
+    joint = _Sanitiser(holder, sources, True).clean(sources)
+    assert joint == [_PLAIN_CLEANER.clean(source) for source in sources]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_BLOCKS)
+def test_one_serialisation_gives_each_block_what_its_own_gives(
+    blocks: list[tuple[str, list[object]]],
+) -> None:
+    holder = _holder(blocks)
+    roots = list(holder)
+    expected = [_serialise(block) for block in roots]
+    assert _serialise_all(holder, roots) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(_BLOCKS)
+def test_text_written_for_all_blocks_at_once_is_the_text_of_each_marked_tree(
+    blocks: list[tuple[str, list[object]]],
+) -> None:
+    holder = _holder(blocks)
+    roots = list(holder)
+    expected = [_marked_text(copy.deepcopy(block)) for block in roots]
+    assert _block_texts(holder, roots) == expected
+
+
+def test_an_empty_list_item_keeps_its_block_out_of_the_joint_call() -> None:
+    # lxml writes no end tag for an empty li: in one call the item would stay open
+    # and take in the next block.
+    holder = _holder([("p", [("b", False, [("li", False, [])])]), ("p", ["after"])])
+    sources = [_serialise(block) for block in holder]
+    assert "</li>" not in sources[0]
+    assert not _closes_alike(sources[0])
+    assert _PLAIN_CLEANER.clean(_BLOCK_SEPARATOR.join(sources)).count("</li>") == 1
+    assert _Sanitiser(holder, sources, True).clean(sources) == [
+        _PLAIN_CLEANER.clean(source) for source in sources
+    ]
+
+
+def test_tables_are_cleaned_alone() -> None:
+    assert not _closes_alike("<table><tr><td>x</td></tr></table>")
+    assert not _closes_alike("<p><caption>x</caption></p>")
+    assert _closes_alike("<p><time>x</time><br><img src='x'><hr></p>")
+
+
+def test_blocks_needing_the_attribute_filter_still_get_it() -> None:
+    doc = lxml.html.document_fromstring(
+        "<body><p>a</p><p><img src='data:image/gif;base64,AAAA' alt='x'>"
+        "<a href='data:text/html,b'>b</a></p><p>c</p></body>"
+    )
+    holder = etree.Element("div")
+    holder.extend(copy.deepcopy(list(doc.find("body"))))
+    sources = [_serialise(block) for block in holder]
+    cleaned = _Sanitiser(holder, sources, True).clean(sources)
+    assert cleaned[1] == _FILTERING_CLEANER.clean(sources[1])
+    assert cleaned[1] != _PLAIN_CLEANER.clean(sources[1])  # the data: link goes
+    assert cleaned[1].startswith('<p><img src="data:image/gif;base64,AAAA" alt="x"><a rel=')
+
+
+def test_the_block_end_mark_in_page_text_is_kept() -> None:
+    doc = lxml.html.document_fromstring("<body><p>a\ufdd5b</p><p>c</p></body>")
+    blocks = build_blocks([doc.find("body")], base_url=BASE)
+    assert [(block.html, block.text) for block in blocks] == [
+        ("<p>a\ufdd5b</p>", "a\ufdd5b"),
+        ("<p>c</p>", "c"),
+    ]
+
+
+def test_carriage_returns_and_control_characters_in_text() -> None:
+    doc = lxml.html.document_fromstring(
+        "<body><p>a&#13;b <i>c</i>\x01d</p><ul><li>e\ufffef</li></ul></body>"
+    )
+    blocks = build_blocks([doc.find("body")], base_url=BASE)
+    assert [block.text for block in blocks] == ["a b cd", "ef"]
+
+
+def test_nested_pre_keeps_its_lines_and_spaces() -> None:
+    doc = lxml.html.document_fromstring(
+        "<body><blockquote><p>a  b</p><pre>x  y\n\tz</pre></blockquote></body>"
+    )
+    (block,) = build_blocks([doc.find("body")], base_url=BASE)
+    assert block.text == "a b\nx  y\n\tz"
+
+
+def test_text_inside_a_void_element_still_counts() -> None:
+    # The HTML parser gives a void element no content; a built tree may, and lxml
+    # does not write it out.
+    body = etree.Element("body")
+    p = etree.SubElement(body, "p")
+    p.text = "one"
+    br = etree.SubElement(p, "br")
+    br.text = "hidden"
+    br.tail = "two"
+    blocks = build_blocks([body], base_url=BASE)  # type: ignore[list-item]
+    assert [(block.html, block.text) for block in blocks] == [
+        ("<p>one<br>two</p>", "onehidden\ntwo")
+    ]
+
+
+def test_placeholder_words_match_in_any_case_and_script() -> None:
+    assert is_placeholder("https://example.com/img/Blank.GIF")
+    assert is_placeholder("https://example.com/img/\u017fpacer.gif")  # long s matches s
+    assert is_placeholder("https://example.com/\u00e9t\u00e9/lazy_load.jpg")
+    assert is_placeholder("https://example.com/pixel.png\n?x=1")  # $ matches before \n
+    assert not is_placeholder("https://example.com/img/photo.jpg")
+    assert not is_placeholder("https://example.com/gif/blank-page.jpg")
+
+
+def test_urls_with_tabs_controls_and_brackets_resolve_as_before() -> None:
+    base = UrlBase.of(BASE)
+    assert base.resolve("/a\tb", schemes=LINK_SCHEMES) == "https://example.com/ab"
+    assert base.resolve("a\x01b", schemes=LINK_SCHEMES) is None
+    assert base.resolve("/a[1]", schemes=LINK_SCHEMES) == "https://example.com/a[1]"
+    assert base.resolve("./a/../b", schemes=LINK_SCHEMES) == "https://example.com/news/b"
+    assert base.resolve(".well-known", schemes=LINK_SCHEMES) == (
+        "https://example.com/news/.well-known"
+    )
