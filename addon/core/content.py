@@ -1023,7 +1023,8 @@ class UrlBase:
     @classmethod
     def of(cls, url: str | None) -> UrlBase:
         """Split a base URL (already resolved from the page URL and <base>)."""
-        if not url:
+        # A control character makes the base unusable: lxml refuses it in any URL made from it.
+        if not url or _CONTROL_RE.search(url):
             return cls(None)
         try:
             parts = urlsplit(url)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -27,6 +28,8 @@ from addon.core.readerable import content_share, is_readerable
 from addon.core.result import Article, Block, Diagnostics, Skip
 from addon.core.titlefinder import Headline, find_headline
 from addon.core.tree import Chosen, choose_content, line_of
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 @dataclass(slots=True)
@@ -103,11 +106,20 @@ def _extract_tree(
     chosen = choose_content(lines, selection, headline, params.extend)
     if not chosen.top:
         return Skip("no main content found")
-    base_url = urljoin(url or "", meta.base_href) if meta.base_href else url
+    base_url = base_of(url, meta.base_href)
     blocks = build_blocks(chosen.top, base_url=base_url, drop=chosen.drop)
     clock.lap("output")
     found = _Found(lines, selection, headline, chosen, meta)
     return _article(blocks, found, url=url, params=params, clock=clock)
+
+
+def base_of(url: str | None, base_href: str | None) -> str | None:
+    """Return the base URL of the page: its `<base href>` against its URL, or its URL."""
+    # A <base> with control characters cannot be a URL (browsers would not fetch
+    # with it either): the page's own URL is the better base.
+    if not base_href or _CONTROL.search(base_href):
+        return url
+    return urljoin(url or "", base_href)
 
 
 def run_danag(lines: Sequence[Line], params: DanagParams) -> Selection:

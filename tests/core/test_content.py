@@ -749,3 +749,8 @@ def test_headings_inside_table_cells_are_unwrapped() -> None:
     assert table.kind == "table"
     assert "<h4>" not in table.html
     assert "<td>Platform</td>" in table.html
+
+
+def test_a_base_with_control_characters_resolves_nothing() -> None:
+    # lxml refuses such URLs as attribute values: the base must not produce them.
+    assert UrlBase.of("http://a\x01b/").resolve("x.png", schemes={"http"}) == "x.png"

@@ -1,0 +1,45 @@
+"""The pipeline's own steps: the base URL, the not-HTML checks, the skips."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from addon.core import Article, Skip, extract, params_for
+from addon.core.extract import base_of, why_not_html
+
+PAGE = (
+    "<html><head>{head}</head>"
+    "<body><article><h1>Title</h1><p>{text}</p>{more}</article></body></html>"
+)
+
+
+def test_base_href_resolves_against_the_page_url() -> None:
+    assert base_of("http://ex.com/a/b.html", "/c/") == "http://ex.com/c/"
+    assert base_of("http://ex.com/a/b.html", None) == "http://ex.com/a/b.html"
+
+
+def test_a_base_href_with_control_characters_is_ignored() -> None:
+    assert base_of("http://ex.com/a/b.html", "http://x\x01y/") == "http://ex.com/a/b.html"
+
+
+def test_images_resolve_against_the_page_when_the_base_is_broken() -> None:
+    page = PAGE.format(
+        head='<base href="http://x\x01y/">', text="word " * 100, more='<img src="i.png">'
+    )
+    result = extract(page, url="http://ex.com/a/b.html")
+    assert isinstance(result, Article)
+    assert 'src="http://ex.com/a/i.png"' in result.html
+
+
+def test_binary_and_markupless_bodies_are_not_html() -> None:
+    assert why_not_html("\x00\x01\x02" * 100) == "not HTML: binary data"
+    assert why_not_html("just words") == "not HTML: no markup"
+    assert why_not_html("  ") == "empty page: no text"
+    assert why_not_html("<p>hi</p>") == ""
+
+
+def test_too_large_pages_are_skipped() -> None:
+    small = replace(params_for(), max_bytes=100)
+    big = extract(b"<p>" + b"x" * 200 + b"</p>", params=small)
+    assert isinstance(big, Skip) and big.reason == "too large: 207 bytes (limit 100)"
+    assert isinstance(extract(b"<p>" + b"x" * 200 + b"</p>"), Article)
