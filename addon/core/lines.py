@@ -9,9 +9,13 @@ every line keeps a reference to that element.
 from __future__ import annotations
 
 import re
+import sys
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain, islice
 
-from lxml import etree
+from lxml import etree, html
 from lxml.html import HtmlElement
 
 from addon.core.direction import count_rtl
@@ -103,111 +107,84 @@ def _attribute_chars(attributes: list[tuple[str, str]], cap: int | None) -> int:
     return sum([size if size < cap else cap for size in sizes])
 
 
-class _LineBuilder:
-    """Walk a tree once and cut it into lines at block boundaries.
+class _TagSizes(dict[str, int]):
+    """The length of each tag name's bare start and end tag, computed on first use."""
 
-    The line being built lives in the builder's own fields (owner, texts,
-    links, code): a walk meets every element, so no per-line object is made.
+    def __missing__(self, tag: str) -> int:
+        size = self[tag] = _bare_tag_chars(tag)
+        return size
+
+
+class _Lines:
+    """The lines cut so far, and the anchors of the pending line (§4.6.1).
+
+    The pending line's text is a list of pieces kept by the walk; its anchor
+    text is kept as ranges of those pieces, from before an outermost anchor's
+    text to before its tail, so the walk appends each piece to one list only.
     """
 
-    __slots__ = (
-        "anchor_depth", "attribute_cap", "code", "counting", "filter", "lines", "links",
-        "offset", "owner", "owners", "tag_chars", "texts",
-    )  # fmt: skip
+    __slots__ = ("depth", "lines", "opened", "params", "ranges")
 
-    def __init__(self, root: HtmlElement, params: DanagParams) -> None:
-        self.filter = params.filter
-        self.offset = params.placeholder_offset
-        self.counting = params.counting
-        self.attribute_cap = params.max_attribute_chars
+    def __init__(self, params: DanagParams) -> None:
+        self.params = params
         self.lines: list[Line] = []
-        self.owners: list[HtmlElement] = [root]
-        self.owner = root
-        self.texts: list[str] = []
-        self.links: list[str] = []
-        self.code = 0
-        self.anchor_depth = 0
-        self.tag_chars: dict[str, int] = {}  # per tag name: its tags without attributes
+        self.depth = 0  # anchors open at the end of the pending line
+        self.opened = 0  # the first piece of the outermost open anchor
+        self.ranges: list[tuple[int, int]] = []  # the closed anchors' pieces
 
-    def start(self, element: HtmlElement, walker: etree.iterwalk) -> None:
-        """Count an element's start tag and its leading text."""
-        tag = element.tag
-        if tag in BLOCK_TAGS:
-            self.flush()
-            self.owners.append(element)
-            self.owner = element
-        if tag == "a":
-            self.start_anchor(element, walker)
-            return
-        size = self.tag_chars.get(tag)
-        if size is None:
-            size = self.tag_chars[tag] = _bare_tag_chars(tag)
-        attributes = element.items()
-        if attributes:
-            size += _attribute_chars(attributes, self.attribute_cap)
-        self.code += size
-        text = element.text
-        if text:
-            self.texts.append(text)
-            if self.anchor_depth:
-                self.links.append(text)
-
-    def start_anchor(self, element: HtmlElement, walker: etree.iterwalk) -> None:
-        """Count an anchor as it is (Filter 0) or under Filter 1, 2 or 3 (§4.6.1)."""
-        if self.filter == 1:
-            walker.skip_subtree()
-            return
-        if self.filter == 0:
-            self.code += tag_code_chars(element, max_attribute_chars=self.attribute_cap)
+    def emit(self, owner: tuple[HtmlElement, str], texts: list[str], code: int) -> int:
+        """Append the pending line if it holds content or code, clear it, return the next's code."""
+        if not texts:  # most lines are a wrapper's tags, with no text to collapse
+            if code:
+                self.lines.append(Line(owner[0], owner[1], "", 0, code, 0))
         else:
-            self.code += anchor_code_chars(
-                len(element.text_content()),
-                filter=self.filter,
-                placeholder_offset=self.offset,
+            text = " ".join("".join(texts).split())
+            if text or code:
+                link_chars = self.link_chars(texts) if self.ranges or self.depth else 0
+                t1, t2 = count_line(text, code, counting=self.params.counting)
+                self.lines.append(Line(owner[0], owner[1], text, t1, t2, link_chars))
+            texts.clear()
+        self.ranges.clear()
+        self.opened = 0
+        return 0
+
+    def link_chars(self, texts: list[str]) -> int:
+        """Return the length of the anchor text among the pending pieces, spaces collapsed."""
+        ranges = self.ranges
+        if self.depth:  # an anchor that holds a block goes on in the next line
+            ranges.append((self.opened, len(texts)))
+        linked = "".join(["".join(texts[start:end]) for start, end in ranges])
+        return len(" ".join(linked.split()))
+
+    def open_anchor(
+        self, anchor: HtmlElement, pieces: int, elements: Iterator[HtmlElement]
+    ) -> tuple[int, str | None]:
+        """Return an anchor's code and text under Filter 0, 1, 2 or 3 (§4.6.1)."""
+        params = self.params
+        if params.filter == 1:
+            # The anchor is removed: walk past its descendants (its tail stays).
+            skipped = sum(1 for _ in anchor.iterdescendants(etree.Element))
+            deque(islice(elements, skipped), maxlen=0)
+            return 0, None
+        if params.filter == 0:
+            code = tag_code_chars(anchor, max_attribute_chars=params.max_attribute_chars)
+        else:
+            code = anchor_code_chars(
+                len(anchor.text_content()),
+                filter=params.filter,
+                placeholder_offset=params.placeholder_offset,
             )
-        self.anchor_depth += 1
-        self.add_text(element.text)
+        if not self.depth:
+            self.opened = pieces
+        self.depth += 1
+        return code, anchor.text
 
-    def end(self, element: HtmlElement) -> None:
-        """Close an element: end its line if it is a block, then take its tail."""
-        tag = element.tag
-        if tag == "a" and self.filter != 1:
-            self.anchor_depth -= 1
-        if tag in BLOCK_TAGS:
-            self.flush()
-            owners = self.owners
-            owners.pop()
-            self.owner = owners[-1]
-        tail = element.tail
-        if tail:
-            self.texts.append(tail)
-            if self.anchor_depth:
-                self.links.append(tail)
-
-    def add_text(self, text: str | None) -> None:
-        """Append a text node to the pending line."""
-        if text:
-            self.texts.append(text)
-            if self.anchor_depth:
-                self.links.append(text)
-
-    def flush(self) -> None:
-        """Emit the pending line if it holds any content or code, and start a new one."""
-        texts, code = self.texts, self.code
-        if not texts and not code:  # most block boundaries: nothing since the last one
-            return
-        text = " ".join("".join(texts).split()) if texts else ""
-        if text or code:
-            links = self.links
-            link_chars = len(" ".join("".join(links).split())) if links else 0
-            t1, t2 = count_line(text, code, counting=self.counting)
-            owner = self.owner
-            self.lines.append(Line(owner, owner.tag, text, t1, t2, link_chars))
-        if texts:
-            self.texts = []
-        if self.links:
-            self.links = []
-        self.code = 0
+    def close_anchor(self, pieces: int) -> None:
+        """Close an anchor before its tail, which is the next piece."""
+        if self.params.filter != 1:
+            self.depth -= 1
+            if not self.depth:
+                self.ranges.append((self.opened, pieces))
 
 
 def count_line(text: str, code: int, *, counting: str) -> tuple[int, int]:
@@ -220,14 +197,52 @@ def count_line(text: str, code: int, *, counting: str) -> tuple[int, int]:
 
 def build_lines(root: HtmlElement, params: DanagParams) -> list[Line]:
     """Cut a preprocessed tree into block lines with their T1/T2 counts (§4.3.1-4.3.2)."""
-    builder = _LineBuilder(root, params)
-    # tag=etree.Element: the walk meets elements only, not comments or PIs.
-    walker = etree.iterwalk(root, events=("start", "end"), tag=etree.Element)
-    start, end = builder.start, builder.end
-    for event, element in walker:
-        if event == "start":
-            start(element, walker)
+    # One loop with local state: the walk meets every element, so each call and
+    # attribute lookup per element shows in the time of the whole pipeline.
+    out = _Lines(params)
+    emit = out.emit
+    texts: list[str] = []  # the text pieces of the pending line
+    append = texts.append
+    owner = (root, root.tag)  # the block the pending line belongs to
+    owners: list[tuple[HtmlElement, str]] = []
+    sizes = _TagSizes()
+    cap = sys.maxsize if params.max_attribute_chars is None else params.max_attribute_chars
+    code = 0  # the code characters of the pending line
+    # iter() and getparent() cost less than the start and end events of an iterwalk:
+    # an element ends when the next one is not its child. tag=etree.Element leaves
+    # out comments and processing instructions, and their tails with them. A detached
+    # block after the last element closes every open element and ends the last line.
+    open_elements: list[HtmlElement] = []
+    elements = root.iter(etree.Element)
+    for element in chain(elements, [html.Element("div")]):
+        parent = element.getparent()
+        while open_elements and open_elements[-1] is not parent:
+            closed = open_elements.pop()
+            tag = closed.tag
+            if tag in BLOCK_TAGS:
+                code = emit(owner, texts, code) if texts or code else 0
+                owner = owners.pop()
+            elif tag == "a":
+                out.close_anchor(len(texts))
+            tail = closed.tail
+            # White space that opens a line is dropped, as the line is collapsed anyway.
+            if tail and (texts or not tail.isspace()):
+                append(tail)
+        open_elements.append(element)
+        tag = element.tag
+        if tag in BLOCK_TAGS:
+            code = emit(owner, texts, code) if texts or code else 0
+            owners.append(owner)
+            owner = (element, tag)
+        if tag == "a":
+            size, text = out.open_anchor(element, len(texts), elements)
         else:
-            end(element)
-    builder.flush()
-    return builder.lines
+            size = sizes[tag]
+            for name, value in element.items():
+                chars = len(name) + len(value) + 4
+                size += chars if chars < cap else cap
+            text = element.text
+        code += size
+        if text and (texts or not text.isspace()):
+            append(text)
+    return out.lines

@@ -19,8 +19,9 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -47,9 +48,13 @@ _ABBREVIATION_WINDOW = 24
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # Words in class/id/itemprop that mark an element as the page's headline.
 _HEADLINE_ATTR = re.compile(r"title|headline|heading", re.IGNORECASE)
-# Every class, id and itemprop value, in document order (filtered by _HEADLINE_ATTR in
+# The same words in lowercased ASCII text (IGNORECASE also matches "İ" and "ı" to "i").
+_HEADLINE_LOWER = re.compile(r"title|head(?:line|ing)")
+# Every class, id and itemprop value, each in document order (filtered by _HEADLINE_ATTR in
 # Python, which is faster than a case-insensitive XPath test).
-_MARKED_XPATH = etree.XPath(".//@class | .//@id | .//@itemprop")
+_MARKED_PATHS = (etree.XPath(".//@class"), etree.XPath(".//@id"), etree.XPath(".//@itemprop"))
+# Three element lists merged in document order, without duplicates.
+_UNION = etree.XPath("$a | $b | $c")
 # Page furniture: a heading inside one of these is rarely the page's headline.
 _CHROME_TAGS = frozenset({"nav", "footer", "aside", "menu"})
 _CHROME_ROLES = frozenset({"navigation", "contentinfo", "complementary", "banner", "menu"})
@@ -71,7 +76,9 @@ class Headline:
     method: str
 
 
-@dataclass(frozen=True, slots=True)
+# The private records below are not frozen: a frozen dataclass sets each field through
+# object.__setattr__, which makes every candidate of every page slower to build.
+@dataclass(slots=True)
 class _Candidate:
     """One candidate headline: its text, tokens and the element it came from."""
 
@@ -131,7 +138,7 @@ def _idf(document_frequency: int, documents: int) -> float:
     return math.log((1 + documents) / (1 + document_frequency)) + 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Vector:
     """A sparse term-weight vector with its Euclidean norm."""
 
@@ -139,7 +146,7 @@ class _Vector:
     norm: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Terms:
     """A token list as the vectors the measures need: tf, and tf-idf when idf is known."""
 
@@ -149,7 +156,8 @@ class _Terms:
 
 def _vector(weights: dict[str, float]) -> _Vector:
     """Return a vector of the given weights."""
-    return _Vector(weights, math.sqrt(sum(weight * weight for weight in weights.values())))
+    # sum() over a list adds the same values in the same order as over a generator, faster.
+    return _Vector(weights, math.sqrt(sum([weight * weight for weight in weights.values()])))
 
 
 def _terms(tokens: Sequence[str], idf: Mapping[str, float] | None, documents: int) -> _Terms:
@@ -167,7 +175,7 @@ def _dot(left: Mapping[str, float], right: Mapping[str, float]) -> float:
     """Return the dot product of two sparse vectors."""
     if len(left) > len(right):
         left, right = right, left
-    return sum(weight * right.get(term, 0.0) for term, weight in left.items())
+    return sum([weight * right.get(term, 0.0) for term, weight in left.items()])
 
 
 def _cosine(left: _Vector, right: _Vector) -> float:
@@ -319,7 +327,7 @@ def _idf_table(method: TitleMethod, documents: Sequence[Sequence[str]]) -> dict[
     return None if method == "tf" else inverse_document_frequencies(documents)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Element:
     """A headline-like element of the page, as a candidate of the improved procedure."""
 
@@ -335,25 +343,40 @@ def element_text(element: HtmlElement, *, max_nodes: int = 1_000_000) -> str | N
     Return None for an element of more than `max_nodes` nodes, so that a container
     marked "title" costs no more than a heading.
     """
+    if max_nodes < 1:
+        return None
+    if len(element) == 0 and isinstance(element.tag, str):
+        # Most headings hold text alone: their text is all there is to walk.
+        if element.tag == "a" and _is_permalink(element):
+            return ""
+        text = element.text
+        return " ".join(text.split()) if text else ""
+    return _walk_text(element, max_nodes)
+
+
+def _walk_text(element: HtmlElement, max_nodes: int) -> str | None:
+    """Return the text of an element with children (see `element_text`)."""
     parts: list[str] = []
+    append = parts.append
     walker = etree.iterwalk(element, events=("start", "end"))
     nodes = 0
     for event, node in walker:
-        if not isinstance(node.tag, str):
+        tag = node.tag
+        if not isinstance(tag, str):
             continue
         if event == "end":
             if node is not element:
-                parts.append(" " if node.tag in BLOCK_TAGS else "")
-                parts.append(node.tail or "")
+                append(" " if tag in BLOCK_TAGS else "")
+                append(node.tail or "")
             continue
         nodes += 1
         if nodes > max_nodes:
             return None
-        if node.tag == "a" and _is_permalink(node):
+        if tag == "a" and _is_permalink(node):
             walker.skip_subtree()
             continue
-        parts.append(" " if node.tag == "br" or node.tag in BLOCK_TAGS else "")
-        parts.append(node.text or "")
+        append(" " if tag == "br" or tag in BLOCK_TAGS else "")
+        append(node.text or "")
     return " ".join("".join(parts).split())
 
 
@@ -363,25 +386,61 @@ def _is_permalink(anchor: HtmlElement) -> bool:
     return href.startswith("#") and anchor.text_content().strip() in _PERMALINK_TEXTS
 
 
+class _Collector:
+    """Turn headline-like elements into candidates, in order, until `max_candidates`."""
+
+    __slots__ = ("count", "full", "params", "seen", "seen_h1")
+
+    def __init__(self, params: TitleParams) -> None:
+        self.params = params
+        self.seen: set[HtmlElement] = set()
+        self.seen_h1 = False
+        self.count = 0
+        self.full = False
+
+    def add(self, element: HtmlElement, marked: bool) -> list[_Element]:
+        """Return an element's candidates (itself and its sentences); none if seen before."""
+        if element in self.seen:
+            return []
+        self.seen.add(element)
+        candidate = _element_candidate(element, self.params)
+        if candidate is None:
+            return []
+        tag = element.tag
+        first_h1 = tag == "h1" and not self.seen_h1
+        self.seen_h1 = self.seen_h1 or tag == "h1"
+        found = [_Element(candidate, tag, marked, first_h1)]
+        # A heading without a sentence end is one sentence: no split to try.
+        if _SENTENCE_END.search(candidate.text):
+            found.extend(_sentence_elements(candidate, tag, marked))
+        self.count += len(found)
+        self.full = self.count >= self.params.max_candidates
+        return found
+
+
+def _top(root: HtmlElement) -> HtmlElement:
+    """Return the body, or the root of a page without one."""
+    body = root.find("body")
+    return body if body is not None else root
+
+
 def _headline_elements(root: HtmlElement, params: TitleParams) -> list[_Element]:
     """List h1-h6 and elements marked as title or headline (and their sentences), in order."""
-    body = root.find("body")
-    top = body if body is not None else root
+    collector = _Collector(params)
     found: list[_Element] = []
-    seen: set[HtmlElement] = set()
-    seen_h1 = False
-    for element, marked in _headline_like(top):
-        if element in seen:
-            continue
-        seen.add(element)
-        candidate = _element_candidate(element, params)
-        if candidate is None:
-            continue
-        first_h1 = element.tag == "h1" and not seen_h1
-        seen_h1 = seen_h1 or element.tag == "h1"
-        found.append(_Element(candidate, element.tag, marked, first_h1))
-        found.extend(_sentence_elements(candidate, element.tag, marked))
-        if len(found) >= params.max_candidates:
+    for element, marked in _headline_like(_top(root)):
+        found.extend(collector.add(element, marked))
+        if collector.full:
+            break
+    return found
+
+
+def _heading_elements(top: HtmlElement, collector: _Collector) -> list[_Element]:
+    """List the h1-h6 candidates (and their sentences) in order, the first step of the list."""
+    found: list[_Element] = []
+    for heading in top.iter(*HEADING_TAGS):
+        found.extend(collector.add(heading, _is_marked(heading)))
+        if collector.full:
             break
     return found
 
@@ -409,12 +468,48 @@ def _headline_like(top: HtmlElement) -> Iterator[tuple[HtmlElement, bool]]:
     # would be quadratic in libxml2 (8 s on a 20 MiB page), so headings come first.
     for heading in top.iter(*HEADING_TAGS):
         yield heading, _is_marked(heading)
-    values = _MARKED_XPATH(top)
-    for value in values if isinstance(values, list) else ():
-        if isinstance(value, etree._ElementUnicodeResult) and _HEADLINE_ATTR.search(value):
-            parent = value.getparent()
-            if isinstance(parent, HtmlElement):
-                yield parent, True
+    for element in _marked_elements(top):
+        yield element, True
+
+
+def _marked_elements(top: HtmlElement) -> list[HtmlElement]:
+    """Return the elements whose class, id or itemprop names a title, in document order."""
+    # One path per attribute: libxml2 merges a union of attribute paths in quadratic
+    # time; the few elements found are merged instead.
+    found = [_named_parents(path(top)) for path in _MARKED_PATHS]
+    if sum(1 for parents in found if parents) < 2:
+        return found[0] or found[1] or found[2]
+    merged = _UNION(top, a=found[0], b=found[1], c=found[2])
+    if not isinstance(merged, list):
+        return []
+    return [element for element in merged if isinstance(element, HtmlElement)]
+
+
+def _named_parents(values: object) -> list[HtmlElement]:
+    """Return the owners of the attribute values that name a title or headline."""
+    if not isinstance(values, list) or not values:
+        return []
+    # An attribute path yields smart strings only, which know their element.
+    strings = cast(list[etree._ElementUnicodeResult], values)
+    # One search over all values joined is a C loop. They are joined by NUL, which no
+    # libxml2 string holds and the pattern does not match, so the NULs before a match
+    # number its value.
+    joined = "\0".join(strings)
+    if joined.isascii():  # ASCII lowercases in place, and a plain search beats IGNORECASE
+        joined, pattern = joined.lower(), _HEADLINE_LOWER
+    else:
+        pattern = _HEADLINE_ATTR
+    parents: list[HtmlElement] = []
+    index = position = 0
+    while match := pattern.search(joined, position):
+        index += joined.count("\0", position, match.start())
+        parent = strings[index].getparent()
+        if isinstance(parent, HtmlElement):
+            parents.append(parent)
+        position = joined.find("\0", match.end())  # on to the next value
+        if position < 0:
+            break
+    return parents
 
 
 def _element_candidate(element: HtmlElement, params: TitleParams) -> _Candidate | None:
@@ -465,9 +560,17 @@ def _is_marked(element: HtmlElement) -> bool:
     """Tell whether class, id or itemprop names the element a title or headline."""
     for attribute in ("itemprop", "class", "id"):
         value = element.get(attribute)
-        if value and _HEADLINE_ATTR.search(value):
+        if value and _names_headline(value):
             return True
     return False
+
+
+def _names_headline(value: str) -> bool:
+    """Tell whether an attribute value holds "title", "headline" or "heading", in any case."""
+    if value.isascii():  # ASCII lowercases in place, and `in` beats an IGNORECASE search
+        lower = value.lower()
+        return "title" in lower or "headline" in lower or "heading" in lower
+    return _HEADLINE_ATTR.search(value) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -524,10 +627,13 @@ def _find_improved(
     stated = [text for text in (page_title, og_title, ld_headline) if text and text.strip()]
     title = split_title(stated[0] if stated else "")
     queries = _queries(title, og_title, ld_headline, params)
-    elements = _headline_elements(root, params)
     if not queries:
-        return _first_heading(elements)
-    best, best_score = _best_element(elements, queries, title, params)
+        # Only headings can be the first heading: the marked elements follow them.
+        return _first_heading(_heading_elements(_top(root), _Collector(params)))
+    if params.method == "tf":
+        best, best_score = _best_tf_element(root, queries, title, params)
+    else:
+        best, best_score = _best_element(_headline_elements(root, params), queries, title, params)
     has_core = bool(tokenize(title.core))
     if best is not None and (best_score >= params.min_heading_score or not has_core):
         candidate = best.candidate
@@ -539,29 +645,108 @@ def _find_improved(
     return Headline(title.core, None, best_score, "title-part")
 
 
+class _Judge:
+    """Score candidates in order, keeping the first of highest positive score."""
+
+    __slots__ = ("best", "best_score", "documents", "idf", "params", "weighted", "whole", "words")
+
+    def __init__(
+        self,
+        queries: Sequence[_Query],
+        title: TitleParts,
+        params: TitleParams,
+        idf: Mapping[str, float] | None,
+        documents: int,
+    ) -> None:
+        self.params = params
+        self.idf = idf
+        self.documents = documents
+        # A verbatim copy of a <title> that carries a site name is a breadcrumb or hidden
+        # heading, rarely the headline.
+        self.whole = _comparable(title.whole) if title.others else None
+        self.weighted = [(query.weight, _terms(query.tokens, idf, documents)) for query in queries]
+        self.words = frozenset(term for query in queries for term in query.tokens)
+        self.best: _Element | None = None
+        self.best_score = 0.0
+
+    def offer(self, elements: Iterable[_Element]) -> None:
+        """Score each element in turn and keep it if it beats the best so far."""
+        for element in elements:
+            tokens = element.candidate.tokens
+            if self.words.isdisjoint(tokens):
+                continue
+            match = self.match(_terms(tokens, self.idf, self.documents))
+            if not match > 0:
+                continue
+            # The structure checks walk the tree: skip them when even the largest bonus
+            # cannot lift the element above the best (float sums are monotonic).
+            if match + _structure_ceiling(element, self.params) <= self.best_score:
+                continue
+            score = match + _structure_score(element, self.whole, self.params)
+            if score > self.best_score:
+                self.best, self.best_score = element, score
+
+    def match(self, terms: _Terms) -> float:
+        """Return the best weighted similarity of a candidate to the queries."""
+        method = self.params.method
+        if method == "tf":  # the TF measure is the cosine alone: no dispatch per query
+            return max(weight * _cosine(query.tf, terms.tf) for weight, query in self.weighted)
+        return max(weight * _measure(method, query, terms) for weight, query in self.weighted)
+
+
 def _best_element(
     elements: Sequence[_Element], queries: Sequence[_Query], title: TitleParts, params: TitleParams
 ) -> tuple[_Element | None, float]:
     """Return the first element of highest positive score, and its score."""
-    # A verbatim copy of a <title> that carries a site name is a breadcrumb or hidden
-    # heading, rarely the headline.
-    whole = _comparable(title.whole) if title.others else None
     documents = len(elements)
     idf = _idf_table(params.method, [element.candidate.tokens for element in elements])
-    weighted = [(query.weight, _terms(query.tokens, idf, documents)) for query in queries]
-    words = frozenset(term for query in queries for term in query.tokens)
-    best: _Element | None = None
-    best_score = 0.0
-    for element in elements:
-        tokens = element.candidate.tokens
-        if words.isdisjoint(tokens):
-            continue
-        terms = _terms(tokens, idf, documents)
-        match = max(weight * _measure(params.method, query, terms) for weight, query in weighted)
-        score = match + _structure_score(element, whole, params) if match > 0 else 0.0
-        if score > best_score:
-            best, best_score = element, score
-    return best, best_score
+    judge = _Judge(queries, title, params, idf, documents)
+    judge.offer(elements)
+    return judge.best, judge.best_score
+
+
+def _best_tf_element(
+    root: HtmlElement, queries: Sequence[_Query], title: TitleParts, params: TitleParams
+) -> tuple[_Element | None, float]:
+    """Return what `_best_element` returns for TF, looking for marked elements only if needed."""
+    # TF scores need no statistics over the candidates, so the headings can be scored
+    # before the marked elements are looked for; those follow the headings and win only
+    # by a higher score, which their ceiling may rule out.
+    top = _top(root)
+    collector = _Collector(params)
+    judge = _Judge(queries, title, params, None, 0)
+    judge.offer(_heading_elements(top, collector))
+    if collector.full or judge.best_score >= _marked_ceiling(judge, params):
+        return judge.best, judge.best_score
+    for element in _marked_elements(top):
+        judge.offer(collector.add(element, True))
+        if collector.full:
+            break
+    return judge.best, judge.best_score
+
+
+def _marked_ceiling(judge: _Judge, params: TitleParams) -> float:
+    """Return a score no marked element outside h1-h6 can exceed under the TF measure."""
+    # A TF cosine is at most 1 (the margin covers rounding), and such an element earns
+    # no h1 bonus: every h1 was a heading candidate already.
+    heaviest = max(weight for weight, _ in judge.weighted)
+    return heaviest * (1 + 1e-9) + _bonus_ceiling(params.marked_bonus, params)
+
+
+def _structure_ceiling(element: _Element, params: TitleParams) -> float:
+    """Return the highest `_structure_score` an element could earn, computed the same way."""
+    score = 0.0
+    if element.tag == "h1":
+        score += params.h1_bonus + (params.first_h1_bonus if element.first_h1 else 0.0)
+    return _bonus_ceiling(score + params.marked_bonus if element.marked else score, params)
+
+
+def _bonus_ceiling(score: float, params: TitleParams) -> float:
+    """Return a bonus after the penalties that can only raise it (a negative one)."""
+    for penalty in (params.chrome_penalty, params.home_link_penalty, params.whole_title_penalty):
+        if penalty < 0:
+            score -= penalty
+    return score
 
 
 def _structure_score(element: _Element, whole_title: str | None, params: TitleParams) -> float:

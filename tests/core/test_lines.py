@@ -1,9 +1,23 @@
 """Line normalisation and the hyperlink filters (thesis §4.3.1, §4.6.1)."""
 
-import lxml.html
+from __future__ import annotations
 
-from addon.core.lines import anchor_code_chars, build_lines, filter3, tag_code_chars
-from addon.core.params import DanagParams
+import lxml.html
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lxml import etree
+from lxml.html import HtmlElement
+
+from addon.core.lines import (
+    BLOCK_TAGS,
+    Line,
+    anchor_code_chars,
+    build_lines,
+    count_line,
+    filter3,
+    tag_code_chars,
+)
+from addon.core.params import Counting, DanagParams, Filter
 from addon.core.preprocess import parse
 
 BBC = '<a href="http://www.BBC.com/">BBC Web Site</a>'
@@ -123,3 +137,135 @@ def test_deep_nesting_does_not_recurse() -> None:
     assert root is not None
     lines = build_lines(root, DanagParams())
     assert any(line.text == "deep" for line in lines)
+
+
+def _rows(lines: list[Line]) -> list[tuple[str, str, int, int, int]]:
+    return [(line.tag, line.text, line.t1, line.t2, line.link_chars) for line in lines]
+
+
+def test_anchor_holding_a_block_counts_its_text_on_both_lines() -> None:
+    root = lxml.html.fragment_fromstring(
+        "<div>Before <a href='/x'>linked <p>inner link</p> after</a> plain</div>"
+    )
+    rows = _rows(build_lines(root, DanagParams(filter=2)))
+    assert rows == [
+        ("div", "Before linked", 13, len("<div></div><a></a>"), len("linked")),
+        ("p", "inner link", 10, len("<p></p>"), len("inner link")),
+        ("div", "after plain", 11, 0, len("after")),
+    ]
+
+
+def test_filter_1_drops_the_anchor_subtree_and_keeps_its_tail() -> None:
+    root = lxml.html.fragment_fromstring(
+        "<div>A <a href='/x'>gone <b>also <i>gone</i></b><p>block gone</p></a>"
+        " tail <i>kept</i></div>"
+    )
+    rows = _rows(build_lines(root, DanagParams(filter=1)))
+    assert rows == [("div", "A tail kept", 11, len("<div></div><i></i>"), 0)]
+
+
+def test_comments_and_their_tails_are_left_out() -> None:
+    root = lxml.html.fragment_fromstring("<p>One <!-- note -->lost<?pi x?>also lost <b>two</b></p>")
+    code = len("<p></p><b></b>")
+    assert _rows(build_lines(root, DanagParams())) == [("p", "One two", 7, code, 0)]
+
+
+def test_white_space_lines_and_a_subtree_root() -> None:
+    page = lxml.html.document_fromstring("<html><body><div>\n <span> </span>\n</div></body></html>")
+    span = page.find(".//span")
+    assert span is not None
+    # A span holds no block: it is its own single line, code only.
+    assert _rows(build_lines(span, DanagParams())) == [("span", "", 0, len("<span></span>"), 0)]
+    rows = _rows(build_lines(page, DanagParams()))
+    assert rows[-1] == ("div", "", 0, len("<div></div><span></span>"), 0)
+
+
+class _EventWalk:
+    """Cut lines with a plain start/end event walk, the definition build_lines follows."""
+
+    def __init__(self, root: HtmlElement, params: DanagParams) -> None:
+        self.params = params
+        self.rows: list[tuple[object, ...]] = []
+        self.owners = [root]
+        self.texts: list[str] = []
+        self.links: list[str] = []
+        self.code = 0
+        self.anchors = 0
+
+    def flush(self) -> None:
+        text = " ".join("".join(self.texts).split())
+        if text or self.code:
+            link_chars = len(" ".join("".join(self.links).split()))
+            t1, t2 = count_line(text, self.code, counting=self.params.counting)
+            owner = self.owners[-1]
+            self.rows.append((owner, owner.tag, text, t1, t2, link_chars))
+        self.texts, self.links, self.code = [], [], 0
+
+    def add(self, text: str | None) -> None:
+        if text:
+            self.texts.append(text)
+            self.links += [text] if self.anchors else []
+
+    def start(self, element: HtmlElement, walker: etree.iterwalk) -> None:
+        params = self.params
+        if element.tag in BLOCK_TAGS:
+            self.flush()
+            self.owners.append(element)
+        if element.tag != "a":
+            self.code += tag_code_chars(element, max_attribute_chars=params.max_attribute_chars)
+        elif params.filter == 1:
+            walker.skip_subtree()
+            return
+        elif params.filter == 0:
+            self.code += tag_code_chars(element, max_attribute_chars=params.max_attribute_chars)
+        else:
+            link = len(element.text_content())
+            offset = params.placeholder_offset
+            self.code += anchor_code_chars(link, filter=params.filter, placeholder_offset=offset)
+        self.anchors += element.tag == "a"
+        self.add(element.text)
+
+    def end(self, element: HtmlElement) -> None:
+        self.anchors -= element.tag == "a" and self.params.filter != 1
+        if element.tag in BLOCK_TAGS:
+            self.flush()
+            self.owners.pop()
+        self.add(element.tail)
+
+    def run(self, root: HtmlElement) -> list[tuple[object, ...]]:
+        walker = etree.iterwalk(root, events=("start", "end"), tag=etree.Element)
+        for event, element in walker:
+            if event == "start":
+                self.start(element, walker)
+            else:
+                self.end(element)
+        self.flush()
+        return self.rows
+
+
+FRAGMENTS = [
+    "<div>", "</div>", "<p class='lead story'>", "</p>", "<a href='/some/where'>", "</a>",
+    "<a href='#x' class='a-very-long-class-name'>", "<b>", "</b>", "<br>", "<img src=x.png>",
+    "<li>", "<ul>", "</ul>", "<h2 id=t>", "</h2>", "<!-- c -->", "<span>", "</span>",
+    " ", "\n  ", "word ", "linked text", "مرحبا", "\xa0", "<td>", "<table>", "</table>",
+]  # fmt: skip
+FILTERS: tuple[Filter, ...] = (0, 1, 2, 3)
+VARIANTS: tuple[tuple[int, Counting, int | None], ...] = (
+    (7, "danag", None),
+    (5, "r2l", 20),
+    (0, "danag", 3),
+)
+PARAMS = [
+    DanagParams(filter=f, placeholder_offset=o, counting=c, max_attribute_chars=cap)
+    for f in FILTERS
+    for o, c, cap in VARIANTS
+]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=40), st.sampled_from(PARAMS))
+def test_lines_match_the_plain_event_walk(fragments: list[str], params: DanagParams) -> None:
+    root = lxml.html.document_fromstring("<html><body>" + "".join(fragments) + "x</body></html>")
+    lines = build_lines(root, params)
+    expected = _EventWalk(root, params).run(root)
+    assert [(line.element, *_rows([line])[0]) for line in lines] == expected

@@ -10,6 +10,10 @@ from lxml.html import HtmlElement
 from addon.core.params import TitleMethod, TitleParams
 from addon.core.titlefinder import (
     Headline,
+    _best_element,
+    _headline_elements,
+    _marked_elements,
+    _queries,
     aggregate,
     element_text,
     find_headline,
@@ -340,3 +344,69 @@ def test_megabyte_title_is_clipped_and_still_matches(prefer_headings: bool) -> N
     params = TitleParams(prefer_headings=prefer_headings)
     headline = find_headline(root, title, params, og_title="x " * 500_000)
     assert headline is not None and headline.text == "Target Story"
+
+
+# --- the TF shortcut: same choice as scoring every candidate -----------------------------
+
+
+def _every_candidate(html: str, params: TitleParams = IMPROVED) -> tuple[object, float]:
+    """Score the full candidate list (headings, then marked elements) in one go."""
+    root = _page(html)
+    title = split_title(_title(root))
+    queries = _queries(title, None, None, params)
+    best, score = _best_element(_headline_elements(root, params), queries, title, params)
+    return (best.candidate.text if best else None), score
+
+
+SHORTCUT_PAGES = [
+    # A strong h1: the marked elements cannot win and are not looked at.
+    "<title>Flood Plan Agreed | Town News</title><h1>Flood Plan Agreed</h1>"
+    + "<div class='post-title'>Flood plan agreed by the board</div>" * 3,
+    # Weak headings: a marked element wins.
+    "<title>Flood Plan Agreed | Town News</title><h2>Menu</h2><h3>Flood news</h3>"
+    "<div class='entry-title'>Flood Plan Agreed</div>",
+    # Marked by id and itemprop, in document order, with case and spacing variants.
+    "<title>Quiet Storm Hits Coast</title><h4>Quiet</h4><span itemprop='headline'>Quiet Storm "
+    "Hits</span><p id='Page-TITLE'>Quiet Storm Hits Coast</p><p class='x\nheadline'>Storm</p>",
+    # A tie: the first of the equal scores stays.
+    "<title>Same Words</title><div class='title'>Same Words</div><div id='title'>Same Words</div>",
+    # Penalties and bonuses on both sides.
+    "<title>Garden Tools | Shop</title><nav><h1><a href='/'>Garden Tools</a></h1></nav>"
+    "<div class='page-title'>Garden Tools</div><h2>Garden Tools | Shop</h2>",
+]
+
+
+@pytest.mark.parametrize("html", SHORTCUT_PAGES)
+@pytest.mark.parametrize("max_candidates", [1, 2, 3, 2000])
+def test_tf_shortcut_picks_what_scoring_every_candidate_picks(
+    html: str, max_candidates: int
+) -> None:
+    params = replace(IMPROVED, max_candidates=max_candidates)
+    headline = _improved(html, params)
+    text, score = _every_candidate(html, params)
+    assert headline is not None
+    if headline.method == "title-part":
+        assert headline.score == score
+    else:
+        assert (headline.text, headline.score) == (text, score)
+
+
+def test_marked_elements_in_document_order_with_any_case() -> None:
+    root = _page(
+        "<body class='x'><div id='A'><p class='SubHeading'>1</p><i itemprop='HEADLINE'>2</i>"
+        "<b class='t&#304;tle'>3</b><u class='tıtle'>4</u><s class='tit le'>no</s>"
+        "<em id='headings' class='headline'>5</em></div></body>"
+    )
+    body = root.find("body")
+    assert body is not None
+    found = [element.text for element in _marked_elements(body)]
+    assert found == ["1", "2", "3", "4", "5"]
+
+
+def test_element_text_edge_cases() -> None:
+    permalink = lxml.html.fragment_fromstring("<a href='#here'>¶</a>")
+    assert element_text(permalink) == ""
+    commented = lxml.html.fragment_fromstring("<h2>Big <!-- x -->lost<b>News</b></h2>")
+    assert element_text(commented) == "Big News"
+    assert element_text(lxml.html.fragment_fromstring("<h1>  Spaced \n out </h1>")) == "Spaced out"
+    assert element_text(lxml.html.fragment_fromstring("<h1>x</h1>"), max_nodes=0) is None
