@@ -29,6 +29,7 @@ from addon.core.result import Article, Block, Diagnostics, Skip
 from addon.core.titlefinder import Headline, find_headline
 from addon.core.tree import Chosen, choose_content, line_of
 
+_BINARY_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f]")
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -74,7 +75,7 @@ def why_not_html(text: str, *, sample: int = 4096, max_control_share: float = 0.
     head = text[:sample]
     if not head.strip():
         return "empty page: no text"
-    controls = sum(1 for char in head if char < " " and char not in "\t\n\r\f")
+    controls = _BINARY_CONTROL.subn("", head)[1]  # counted in C, not char by char
     # Binary data decodes to a mix of control and replacement characters.
     if (controls + head.count("\ufffd")) > max_control_share * len(head):
         return "not HTML: binary data"

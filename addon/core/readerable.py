@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import lxml.html
+from lxml import etree
 
 from addon.core.content import word_count
 from addon.core.result import Block
@@ -109,10 +109,19 @@ def link_density(blocks: Sequence[Block]) -> float:
     html = "".join(block.html for block in blocks)
     if not html.strip():
         return 0.0
-    root = lxml.html.fragment_fromstring(html, create_parent="div")
-    total = len(root.text_content())
-    linked = sum(len(link.text_content()) for link in root.iter("a"))
+    # etree.HTML: lxml's per-thread HTML parser, without lxml.html's class lookup.
+    root = etree.HTML(f"<html><body>{html}</body></html>")
+    body = None if root is None else root.find("body")
+    if body is None:
+        return 0.0
+    total = len(_text(body))
+    linked = sum(len(_text(link)) for link in body.iter("a"))
     return linked / total if total else 0.0
+
+
+def _text(element: etree._Element) -> str:
+    """Return the text inside an element, without its tail (serialised by libxml2)."""
+    return etree.tostring(element, method="text", encoding="unicode", with_tail=False)
 
 
 def content_share(t1: Sequence[int], selected: Iterable[int]) -> float:
