@@ -57,6 +57,8 @@ TRICKLE_PIECES = 10
 KEEP_MAX = 16 * MIB
 # Seconds of CPU a worker must spend on one job before it counts as busy.
 BUSY_CPU_SECONDS = 0.1
+# How often a worker's CPU time is read while looking for a busy one.
+CPU_SAMPLE_SECONDS = 0.02
 START_TIMEOUT = 120.0
 # How often each family of resources is asked for (the large downloads have a fixed count).
 FAMILY_SHARES = {"html": 45, "image": 25, "asset": 17, "binary": 6, "slow": 5, "big": 2}
@@ -731,7 +733,9 @@ def kill_busy_worker(pid: int, timeout: float, stop: threading.Event | None = No
     """Kill the first worker seen working (SIGKILL); return its pid, None if none worked."""
     deadline = time.monotonic() + timeout
     first: dict[int, float] = {}
-    while time.monotonic() < deadline and not (stop and stop.is_set()):
+    stop = stop or threading.Event()
+    # CPU time can only be sampled; between samples the wait is on `stop`, which ends it.
+    while time.monotonic() < deadline and not stop.is_set():
         for worker in pool_workers(pid):
             used = _cpu_seconds(worker)
             if used is None:
@@ -740,7 +744,7 @@ def kill_busy_worker(pid: int, timeout: float, stop: threading.Event | None = No
                 with suppress(psutil.Error):
                     worker.send_signal(signal.SIGKILL)
                     return int(worker.pid)
-        time.sleep(0.02)
+        stop.wait(CPU_SAMPLE_SECONDS)
     return None
 
 
@@ -923,8 +927,14 @@ def error_lines(log: str, limit: int = 20) -> list[str]:
 def wait_for_workers(pid: int, timeout: float) -> None:
     """Wait until the proxy has started its workers, so the memory baseline includes them."""
     deadline = time.monotonic() + timeout
+    proxy = psutil.Process(pid)
     while len(pool_workers(pid)) < (os.cpu_count() or 1) and time.monotonic() < deadline:
-        time.sleep(0.1)
+        try:
+            # Between looks, wait on the proxy itself: its exit ends the wait at once.
+            proxy.wait(timeout=0.1)
+        except psutil.TimeoutExpired:
+            continue
+        raise RuntimeError(f"the proxy exited while its workers started (pid {pid})")
 
 
 def summary(report: Report) -> str:

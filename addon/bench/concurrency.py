@@ -14,7 +14,7 @@ import queue
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from multiprocessing.sharedctypes import Synchronized
+from multiprocessing.connection import Connection, wait
 from multiprocessing.synchronize import Event
 from pathlib import Path
 from typing import Any
@@ -173,26 +173,32 @@ def _load_process(
     urls: Sequence[str],
     proxy_port: int,
     stop: Event,
-    done: Synchronized[int],
+    ready: Connection,
     results: Any,
 ) -> None:
     """Keep LOADERS clients requesting the pages until told to stop; report the tally."""
-    tally = asyncio.run(_load(urls, f"http://127.0.0.1:{proxy_port}", stop, done))
+    tally = asyncio.run(_load(urls, f"http://127.0.0.1:{proxy_port}", stop, ready))
     listed = tally.failures[:MAX_LISTED_FAILURES]
     results.put((tally.reader, tally.original, listed, len(tally.failures), tally.seconds))
 
 
-async def _load(urls: Sequence[str], proxy: str, stop: Event, done: Synchronized[int]) -> Tally:
-    """Run the loading clients, each cycling through the pages from its own start."""
+async def _load(urls: Sequence[str], proxy: str, stop: Event, ready: Connection) -> Tally:
+    """Run the loading clients, each cycling through the pages from its own start.
+
+    Once every client has had a page back, say so on `ready`: the load is steady then.
+    """
     tally = Tally()
+    waiting = set(range(LOADERS))
 
     async def client(session: aiohttp.ClientSession, offset: int) -> None:
         index = offset
         while not stop.is_set():
             await _fetch_page(session, urls[index % len(urls)], proxy, tally)
             index += 1
-            with done.get_lock():
-                done.value += 1
+            if offset in waiting:
+                waiting.discard(offset)
+                if not waiting:
+                    ready.send(True)
 
     async with _session(LOADERS) as session:
         await asyncio.gather(*(client(session, i) for i in range(LOADERS)))
@@ -205,23 +211,22 @@ class Loaders:
     def __init__(self, urls: Sequence[str], proxy_port: int) -> None:
         context = multiprocessing.get_context("spawn")
         self._stop = context.Event()
-        self._done: Synchronized[int] = context.Value("i", 0)
+        self._ready, ready = context.Pipe(duplex=False)
         self._results = context.Queue()
         self._process = context.Process(
             target=_load_process,
-            args=(list(urls), proxy_port, self._stop, self._done, self._results),
+            args=(list(urls), proxy_port, self._stop, ready, self._results),
             daemon=True,
         )
         self.tally = Tally()
 
     def __enter__(self) -> Loaders:
         self._process.start()
-        deadline = time.monotonic() + LOAD_START_TIMEOUT
-        # Probe only once every client has seen a page through: the load is steady then.
-        while self._done.value < LOADERS and time.monotonic() < deadline:
-            if not self._process.is_alive():
-                raise RuntimeError(f"the loading clients exited ({self._process.exitcode})")
-            time.sleep(0.05)
+        # Probe only once every client has seen a page through, or the clients exited.
+        woken = wait([self._ready, self._process.sentinel], timeout=LOAD_START_TIMEOUT)
+        if self._ready not in woken and self._process.sentinel in woken:
+            self._process.join()
+            raise RuntimeError(f"the loading clients exited ({self._process.exitcode})")
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -259,6 +264,7 @@ def probe(origin: Origin, proxy_port: int, count: int) -> Tally:
             else:
                 tally.original += 1
                 tally.seconds.append(fetched.seconds)
+            # Pacing, not waiting: the probes sample the proxy at a steady, light rate.
             time.sleep(PROBE_PAUSE)
     finally:
         client.close()

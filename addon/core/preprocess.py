@@ -187,22 +187,25 @@ def drop_all(root: HtmlElement, elements: Iterable[HtmlElement], *also: str) -> 
     """Remove the elements (and those tagged `also`) with their content, keeping tails."""
     # lxml's drop_tree() joins text in Python and raises on the control
     # characters libxml2 accepted; strip_elements joins them inside libxml2.
-    names = list(also)
-    for element in elements:
-        element.tag = _DROP
-        names.append(_DROP)
+    names = _renamed(elements, _DROP, also)
     if names:
-        etree.strip_elements(root, *set(names), with_tail=False)
+        etree.strip_elements(root, *names, with_tail=False)
 
 
 def unwrap_all(root: HtmlElement, elements: Iterable[HtmlElement], *also: str) -> None:
     """Remove the elements' tags (and tags named `also`), keeping their content."""
-    names = list(also)
-    for element in elements:
-        element.tag = _UNWRAP
-        names.append(_UNWRAP)
+    names = _renamed(elements, _UNWRAP, also)
     if names:
-        etree.strip_tags(root, *set(names))
+        etree.strip_tags(root, *names)
+
+
+def _renamed(elements: Iterable[HtmlElement], sentinel: str, also: Iterable[str]) -> set[str]:
+    """Rename the elements to a sentinel tag; return the tag names one lxml call then strips."""
+    names = set(also)
+    for element in elements:
+        element.tag = sentinel
+        names.add(sentinel)
+    return names
 
 
 def unwrap_noscript(root: HtmlElement, *, min_chars: int = 200) -> None:

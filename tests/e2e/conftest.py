@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from e2e_servers import OriginServer, ProxyFailed, ProxyProcess, run_proxy, serve_origin
+from e2e_servers import OriginServer, ProxyProcess, proxy_or_fail, serve_origin
 
 
 @pytest.fixture(scope="session")
@@ -23,8 +23,5 @@ def origin_server() -> Iterator[OriginServer]:
 @pytest.fixture(scope="session")
 def proxy_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ProxyProcess]:
     """Run `plainview proxy` on a free port with a fresh config and a fresh CA."""
-    try:
-        with run_proxy(tmp_path_factory.mktemp("plainview")) as proxy:
-            yield proxy
-    except ProxyFailed as error:
-        pytest.fail(str(error))
+    with proxy_or_fail(tmp_path_factory.mktemp("plainview")) as proxy:
+        yield proxy

@@ -18,6 +18,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlencode
 
+import pytest
+
 from addon.loadtest import free_port, stop, why_not_listening
 
 DATASET = Path(__file__).resolve().parents[3] / "shared/datasets/wcxb-dev"
@@ -197,6 +199,16 @@ def wait_until_ready(proxy: ProxyProcess, timeout: float = START_TIMEOUT) -> Non
         except subprocess.TimeoutExpired:
             continue
         raise ProxyFailed(f"plainview proxy exited:\n{proxy.log.read_text()}")
+
+
+@contextmanager
+def proxy_or_fail(home: Path, *extra: str) -> Iterator[ProxyProcess]:
+    """Run `plainview proxy` as `run_proxy` does; fail the test when it cannot start."""
+    try:
+        with run_proxy(home, *extra) as proxy:
+            yield proxy
+    except ProxyFailed as error:
+        pytest.fail(str(error))
 
 
 @contextmanager

@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 import lxml.html
 import pytest
-from e2e_servers import OriginServer, ProxyFailed, ProxyProcess, run_proxy
+from e2e_servers import OriginServer, ProxyProcess, proxy_or_fail
 from lxml.html import HtmlElement
 
 pytestmark = pytest.mark.e2e
@@ -224,11 +224,8 @@ def test_a_listing_page_stays_original_in_auto_mode(
 @pytest.fixture(scope="module")
 def own_proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ProxyProcess]:
     """Run a second `plainview proxy` whose config these tests may change and break."""
-    try:
-        with run_proxy(tmp_path_factory.mktemp("own-proxy")) as proxy:
-            yield proxy
-    except ProxyFailed as error:
-        pytest.fail(str(error))
+    with proxy_or_fail(tmp_path_factory.mktemp("own-proxy")) as proxy:
+        yield proxy
 
 
 @pytest.fixture

@@ -11,13 +11,7 @@ import pytest
 # The end-to-end tests' server helpers live beside their own conftest.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
 
-from e2e_servers import (
-    OriginServer,
-    ProxyFailed,
-    ProxyProcess,
-    run_proxy,
-    serve_origin,
-)
+from e2e_servers import OriginServer, ProxyProcess, proxy_or_fail, serve_origin
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +24,5 @@ def gate_origin() -> Iterator[OriginServer]:
 @pytest.fixture(scope="module")
 def reader_proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ProxyProcess]:
     """Run `plainview proxy` in reader mode: every page it can read becomes a reader view."""
-    try:
-        with run_proxy(tmp_path_factory.mktemp("plainview"), "--mode", "reader") as proxy:
-            yield proxy
-    except ProxyFailed as error:
-        pytest.fail(str(error))
+    with proxy_or_fail(tmp_path_factory.mktemp("plainview"), "--mode", "reader") as proxy:
+        yield proxy
