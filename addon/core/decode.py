@@ -2,7 +2,7 @@
 
 The order is the HTML standard's: byte order mark, then the transport's charset, then a
 `<meta>` found by prescanning the first bytes, then detection. Two repairs go beyond the
-standard where the bytes prove the declaration wrong (see `_repair`); nothing here raises on
+standard where the bytes prove the declaration wrong (see `_declared`); nothing here raises on
 malformed input, every undecodable byte sequence becomes U+FFFD.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import charset_normalizer
@@ -89,11 +89,16 @@ _CHARSET_IN_CONTENT = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class Decoded:
-    """A decoded page: its text, the WHATWG name of the encoding used, and why it was chosen."""
+    """A decoded page: its text, the WHATWG name of the encoding used, and why it was chosen.
+
+    `utf8` is the text's UTF-8 encoding when the body already was exactly that (the
+    bytes after any BOM were valid UTF-8), so a parser can read them as they are.
+    """
 
     text: str
     encoding: str
     source: Source
+    utf8: bytes | None = field(default=None, compare=False, repr=False)
 
 
 def decode(body: bytes, content_type: str | None = None, *, prescan_bytes: int = 4096) -> Decoded:
@@ -102,6 +107,8 @@ def decode(body: bytes, content_type: str | None = None, *, prescan_bytes: int =
     # styles, many <link>s) put their <meta charset> later, and browsers look further.
     for bom, name in _BOMS:
         if body.startswith(bom):
+            if name == "utf-8":
+                return _as_utf8(body[len(bom) :], "bom")
             return Decoded(_decode_as(body[len(bom) :], name), name, "bom")
     declared = _header_encoding(content_type)
     if declared is not None:
@@ -188,38 +195,45 @@ def _unquote(value: bytes) -> bytes:
 
 def _declared(body: bytes, name: str, source: Source) -> Decoded:
     """Decode by a declared encoding unless the bytes prove the declaration wrong."""
-    repaired = _repair(body, name)
-    if repaired is not None:
-        return Decoded(_decode_as(body, repaired), repaired, "repaired")
+    if name == "utf-8":
+        return _declared_utf8(body, source)
+    if name in SINGLE_BYTE:
+        return _declared_single_byte(body, name, source)
     return Decoded(_decode_as(body, name), name, source)
 
 
-def _repair(body: bytes, name: str) -> str | None:
-    """Return the encoding the bytes must really be in, when they contradict the declaration."""
-    if name in SINGLE_BYTE and not body.isascii() and _is_utf8(body):
-        # Non-ASCII bytes that all form valid UTF-8 sequences are, in practice, never
-        # intended single-byte text ("Ã±" pairs); decoding them as declared would show
-        # mojibake, so this is a UTF-8 page with a stale declaration.
-        return "utf-8"
+def _declared_single_byte(body: bytes, name: str, source: Source) -> Decoded:
+    """Decode by a single-byte label, or as UTF-8 when the bytes are valid UTF-8 text."""
+    if body.isascii():
+        # ASCII reads the same in every single-byte encoding and in UTF-8.
+        return Decoded(body.decode("ascii"), name, source, body)
+    # Non-ASCII bytes that all form valid UTF-8 sequences are, in practice, never
+    # intended single-byte text ("Ã±" pairs); decoding them as declared would show
+    # mojibake, so this is a UTF-8 page with a stale declaration.
+    decoded = _as_utf8(body, "repaired")
+    if decoded.utf8 is not None:
+        return decoded
+    return Decoded(_decode_as(body, name), name, source)
+
+
+def _declared_utf8(body: bytes, source: Source) -> Decoded:
+    """Decode a body declared UTF-8, or as windows-1252 when the bytes say it is that."""
+    decoded = _as_utf8(body, source)
     # Invalid UTF-8 without a single valid multi-byte sequence is legacy text under a wrong
     # label; if windows-1252 reads every byte (none of the undefined 81 8D 8F 90 9D), it is
     # the likely intent and loses nothing, where UTF-8 would turn each byte into U+FFFD.
-    if (
-        name == "utf-8"
-        and not _is_utf8(body)
-        and _UTF8_MULTIBYTE.search(body) is None
-        and _is_cp1252(body)
-    ):
-        return "windows-1252"
-    return None
+    if decoded.utf8 is None and _UTF8_MULTIBYTE.search(body) is None and _is_cp1252(body):
+        return Decoded(_decode_as(body, "windows-1252"), "windows-1252", "repaired")
+    return decoded
 
 
-def _is_utf8(body: bytes) -> bool:
-    """Return whether the bytes are valid UTF-8."""
+def _as_utf8(body: bytes, source: Source) -> Decoded:
+    """Decode as UTF-8, replacing invalid sequences; keep the bytes when they were valid."""
+    text = body.decode("utf-8", "replace")
     # Each invalid sequence adds a U+FFFD beyond those the bytes spell (EF BF BD, whose
     # lead byte can never be swallowed by a preceding invalid sequence).
-    text = body.decode("utf-8", "replace")
-    return "\ufffd" not in text or text.count("\ufffd") == body.count(b"\xef\xbf\xbd")
+    valid = "\ufffd" not in text or text.count("\ufffd") == body.count(b"\xef\xbf\xbd")
+    return Decoded(text, "utf-8", source, body if valid else None)
 
 
 def _is_cp1252(body: bytes) -> bool:
@@ -231,10 +245,11 @@ def _detect(body: bytes) -> Decoded:
     """Decode an undeclared body: UTF-8 if valid, else charset-normalizer, else windows-1252."""
     if not body:
         return Decoded("", "utf-8", "default")
-    if _is_utf8(body):
+    utf8 = _as_utf8(body, "detected")
+    if utf8.utf8 is not None:
         # A valid multi-byte UTF-8 sequence is very unlikely in any legacy encoding,
         # and pure ASCII reads the same in all of them.
-        return Decoded(body.decode("utf-8"), "utf-8", "detected")
+        return utf8
     name = _detect_legacy(body)
     if name is None:
         return Decoded(_decode_as(body, "windows-1252"), "windows-1252", "default")

@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from urllib.parse import urljoin
 
 from lxml.html import HtmlElement
 
 from addon.core.content import build_blocks, plain_text, word_count
 from addon.core.danag import Selection, select_lines, select_lines_r2l
-from addon.core.decode import decode
+from addon.core.decode import Decoded, decode
 from addon.core.direction import page_direction
 from addon.core.lines import Line, build_lines
 from addon.core.metadata import PageMeta, read_metadata
@@ -59,11 +59,13 @@ def extract(
     clock = _Clock()
     if len(body) > params.max_bytes:
         return Skip(f"too large: {len(body)} bytes (limit {params.max_bytes})")
-    text = body if isinstance(body, str) else decode(body, content_type).text
+    decoded = (
+        Decoded(body, "utf-8", "default") if isinstance(body, str) else decode(body, content_type)
+    )
     clock.lap("decode")
-    if not_html := why_not_html(text):
+    if not_html := why_not_html(decoded.text):
         return Skip(not_html)
-    root = parse(text)
+    root = parse(decoded.text, utf8=decoded.utf8)
     if root is None:
         return Skip("empty page: nothing to parse")
     clock.lap("parse")
@@ -166,17 +168,20 @@ def _article(
     headline_line = None
     if headline is not None and headline.element is not None:
         headline_line = line_of(lines, headline.element)
+    # A list comprehension runs inline, a generator in tuple() resumes a frame per line.
+    t1 = tuple([line.t1 for line in lines])
     diagnostics = Diagnostics(
-        t1=tuple(line.t1 for line in lines),
-        t2=tuple(line.t2 for line in lines),
+        t1=t1,
+        t2=tuple([line.t2 for line in lines]),
         diff=tuple(selection.diff),
         regions=tuple(selection.regions),
         selected=tuple(found.chosen.lines),
         headline_line=headline_line,
-        line_tags=tuple(line.tag for line in lines),
+        line_tags=tuple([line.tag for line in lines]),
         params=_flat_params(params),
         timings_ms=dict(clock.laps),
     )
+    words = word_count(text)  # counted once: the reader check needs it too
     return Article(
         title=title,
         blocks=blocks,
@@ -187,14 +192,15 @@ def _article(
             blocks,
             text,
             headline is not None,
-            content_share=content_share(diagnostics.t1, diagnostics.selected),
+            content_share=content_share(t1, diagnostics.selected),
+            words=words,
         ),
         url=url,
         byline=meta.byline,
         published=meta.published,
         site_name=meta.site_name,
         page_title=meta.title,
-        word_count=word_count(text),
+        word_count=words,
         diagnostics=diagnostics,
     )
 
@@ -202,7 +208,10 @@ def _article(
 def _flat_params(params: ExtractParams) -> dict[str, str]:
     """Flatten the parameters into strings for the diagnostics page."""
     flat = {"algorithm": params.algorithm}
+    # The groups hold scalars only: their fields read directly give what asdict()
+    # gives, without its recursive copy.
     for group in ("danag", "title", "extend"):
-        for key, value in asdict(getattr(params, group)).items():
-            flat[f"{group}.{key}"] = str(value)
+        values = getattr(params, group)
+        for item in fields(values):
+            flat[f"{group}.{item.name}"] = str(getattr(values, item.name))
     return flat

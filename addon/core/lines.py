@@ -123,10 +123,11 @@ class _Lines:
     text to before its tail, so the walk appends each piece to one list only.
     """
 
-    __slots__ = ("depth", "lines", "opened", "params", "ranges")
+    __slots__ = ("danag", "depth", "lines", "opened", "params", "ranges")
 
     def __init__(self, params: DanagParams) -> None:
         self.params = params
+        self.danag = params.counting == "danag"
         self.lines: list[Line] = []
         self.depth = 0  # anchors open at the end of the pending line
         self.opened = 0  # the first piece of the outermost open anchor
@@ -141,8 +142,11 @@ class _Lines:
             text = " ".join("".join(texts).split())
             if text or code:
                 link_chars = self.link_chars(texts) if self.ranges or self.depth else 0
-                t1, t2 = count_line(text, code, counting=self.params.counting)
-                self.lines.append(Line(owner[0], owner[1], text, t1, t2, link_chars))
+                if self.danag:  # the usual counts, without a call per line
+                    self.lines.append(Line(owner[0], owner[1], text, len(text), code, link_chars))
+                else:
+                    t1, t2 = count_line(text, code, counting=self.params.counting)
+                    self.lines.append(Line(owner[0], owner[1], text, t1, t2, link_chars))
             texts.clear()
         self.ranges.clear()
         self.opened = 0
@@ -213,12 +217,13 @@ def build_lines(root: HtmlElement, params: DanagParams) -> list[Line]:
     # out comments and processing instructions, and their tails with them. A detached
     # block after the last element closes every open element and ends the last line.
     open_elements: list[HtmlElement] = []
+    open_tags: list[str] = []  # their tags, kept so that no tag is read twice
     elements = root.iter(etree.Element)
     for element in chain(elements, [html.Element("div")]):
         parent = element.getparent()
         while open_elements and open_elements[-1] is not parent:
             closed = open_elements.pop()
-            tag = closed.tag
+            tag = open_tags.pop()
             if tag in BLOCK_TAGS:
                 code = emit(owner, texts, code) if texts or code else 0
                 owner = owners.pop()
@@ -228,8 +233,9 @@ def build_lines(root: HtmlElement, params: DanagParams) -> list[Line]:
             # White space that opens a line is dropped, as the line is collapsed anyway.
             if tail and (texts or not tail.isspace()):
                 append(tail)
-        open_elements.append(element)
         tag = element.tag
+        open_elements.append(element)
+        open_tags.append(tag)
         if tag in BLOCK_TAGS:
             code = emit(owner, texts, code) if texts or code else 0
             owners.append(owner)

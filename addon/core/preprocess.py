@@ -34,6 +34,17 @@ _OPEN_TAG_RUN = re.compile(
 # bytes instead, so the declaration must not claim another encoding.
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>", re.IGNORECASE)
 
+# The same two patterns over UTF-8 bytes. A str pattern's \s is every character
+# str.isspace() accepts; over bytes \s is ASCII only, so the others are spelled
+# out as their UTF-8 sequences: both then match the same text.
+_BYTES_SPACE = (
+    rb"(?:[\t-\r\x1c- ]|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]"
+    rb"|\xe2\x81\x9f|\xe3\x80\x80)"
+)
+_BYTES_SPACE_RUN = re.compile(_BYTES_SPACE + rb"*")
+_PREMATURE_END_BYTES = re.compile(rb"</(?:body|html)" + _BYTES_SPACE + rb"*>", re.IGNORECASE)
+_XML_DECLARATION_BYTES = re.compile(_BYTES_SPACE + rb"*<\?xml[^>]*>", re.IGNORECASE)
+
 # Elements that never hold reader content (thesis §4.3.1: scripts, styles,
 # comments; plus their modern relatives).
 NEVER_CONTENT = (
@@ -72,17 +83,43 @@ def strip_premature_end_tags(text: str) -> str:
     return _PREMATURE_END.sub("", text)
 
 
-def parse(text: str) -> HtmlElement | None:
-    """Parse a decoded page into an lxml HTML tree; None when nothing parses."""
+def parse(text: str, *, utf8: bytes | None = None) -> HtmlElement | None:
+    """Parse a decoded page into an lxml HTML tree; None when nothing parses.
+
+    `utf8` is the text's own UTF-8 encoding when the caller has it (a page sent
+    as valid UTF-8): parsing those bytes spares encoding the text again.
+    """
+    if utf8 is not None:
+        return _parse_bytes(text, utf8)
     pieces = _source_pieces(text)
     # isspace() stops at the first visible character; strip() would copy the page.
     if all(not piece or piece.isspace() for piece in pieces):
         return None
     # huge_tree lifts libxml2's depth limit, so deeply nested pages keep their text.
     root = _parse_utf8(b"".join(piece.encode("utf-8", "replace") for piece in pieces))
-    if root is _TOO_DEEP:
-        folded = _OPEN_TAG_RUN.sub(r"<\1>", "".join(pieces))
-        root = _parse_utf8(folded.encode("utf-8", "replace"))
+    return _refolded(text) if root is _TOO_DEEP else root
+
+
+def _parse_bytes(text: str, utf8: bytes) -> HtmlElement | None:
+    """Parse a page from its UTF-8 bytes, cut as `_source_pieces` cuts its text."""
+    pieces = _source_byte_pieces(utf8)
+    if all(_only_space(piece) for piece in pieces):
+        return None
+    root = _parse_utf8(b"".join(pieces))
+    return _refolded(text) if root is _TOO_DEEP else root
+
+
+def _only_space(piece: bytes) -> bool:
+    """Tell whether UTF-8 bytes spell only what str.isspace() calls space (or nothing)."""
+    # The run stops at the first visible character, as isspace() does.
+    run = _BYTES_SPACE_RUN.match(piece)
+    return run is not None and run.end() == len(piece)
+
+
+def _refolded(text: str) -> HtmlElement | None:
+    """Parse a page too deep for libxml2 again, its long runs of opening tags folded."""
+    folded = _OPEN_TAG_RUN.sub(r"<\1>", "".join(_source_pieces(text)))
+    root = _parse_utf8(folded.encode("utf-8", "replace"))
     return None if root is _TOO_DEEP else root
 
 
@@ -102,6 +139,20 @@ def _source_pieces(text: str) -> list[str]:
     starts = [declaration.end() if declaration else 0, *(end for _, end in ends)]
     stops = [start for start, _ in ends] + [len(text)]
     return [text[start:stop] for start, stop in zip(starts, stops, strict=True)]
+
+
+def _source_byte_pieces(utf8: bytes) -> list[bytes]:
+    """Cut UTF-8 bytes as `_source_pieces` cuts the text they encode."""
+    ends = [match.span() for match in _PREMATURE_END_BYTES.finditer(utf8)]
+    first_end = ends[0][0] if ends else len(utf8)
+    if utf8.find(b">", 0, first_end) < 0:
+        stripped = _PREMATURE_END_BYTES.sub(b"", utf8)
+        declaration = _XML_DECLARATION_BYTES.match(stripped)
+        return [stripped[declaration.end() if declaration else 0 :]]
+    declaration = _XML_DECLARATION_BYTES.match(utf8, 0, first_end)
+    starts = [declaration.end() if declaration else 0, *(end for _, end in ends)]
+    stops = [start for start, _ in ends] + [len(utf8)]
+    return [utf8[start:stop] for start, stop in zip(starts, stops, strict=True)]
 
 
 _TOO_DEEP = HtmlElement("too-deep")

@@ -144,11 +144,13 @@ def is_readerable(
     max_fragments_per_paragraph: float = MAX_FRAGMENTS_PER_PARAGRAPH,
     max_link_density: float = MAX_LINK_DENSITY,
     short: ShortArticle = ShortArticle(),
+    words: int | None = None,
 ) -> bool:
     """Tell whether the chosen content reads like an article.
 
     `content_share` is the share of the page's text inside the content (see
     `content_share()`); None means unknown, and the checks on it pass.
+    `words` is `word_count(text)` when the caller has it already.
     """
     share = 1.0 if content_share is None else content_share
     prose = measure(blocks, min_block_chars=min_block_chars, fragment_chars=fragment_chars)
@@ -158,15 +160,27 @@ def is_readerable(
         and share >= min_content_share
         and prose.fragments <= max_fragments_per_paragraph * max(1, prose.paragraphs)
     )
-    article = long_read or (has_headline and is_short_article(blocks, text, share, short))
+    article = long_read or (
+        has_headline and is_short_article(blocks, text, share, short, words=words)
+    )
     # Last: the only check that parses the content's HTML.
     return article and link_density(blocks) <= max_link_density
 
 
-def is_short_article(blocks: Sequence[Block], text: str, share: float, short: ShortArticle) -> bool:
+def is_short_article(
+    blocks: Sequence[Block],
+    text: str,
+    share: float,
+    short: ShortArticle,
+    *,
+    words: int | None = None,
+) -> bool:
     """Tell whether a short content is a few paragraphs and nearly all of the page."""
-    words = word_count(text)
-    if words > short.max_words or share < short.min_content_share:
+    if share < short.min_content_share:
+        return False
+    if words is None:  # the caller may have counted them already
+        words = word_count(text)
+    if words > short.max_words:
         return False
     paragraphs = [
         count

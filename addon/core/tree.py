@@ -38,16 +38,19 @@ def choose_content(
     kept = [i for i in selected if not _link_dense(lines[i], max_link_share)]
     if not kept:
         return Chosen([])
-    elements = [lines[i].element for i in kept]
-    top = lowest_common_ancestor(elements)
+    top = lowest_common_ancestor([lines[i].element for i in kept])
+    inside: set[HtmlElement] | None = None  # the line elements `top` holds, once known
     if extend.enclose_headline and headline is not None and headline.element is not None:
-        top = _headline_subtree(
+        top, inside = _headline_subtree(
             lines, selection, headline.element, top, kept=kept, extend=extend
         )
-        kept = _lines_within(lines, top, max_link_share)
+        inside = inside if inside is not None else _line_owners_within(top)
+        kept = _lines_within(lines, inside, max_link_share)
         if extend.drop_before_headline:
             kept = _after(lines, kept, headline.element)
-    drop = _unkept_elements(lines, kept, top)
+    if inside is None:
+        inside = _line_owners_within(top)
+    drop = _unkept_elements(lines, kept, top, inside)
     if headline is not None and headline.element is not None:
         drop.add(headline.element)
     return Chosen([top], drop, kept)
@@ -61,19 +64,22 @@ def _headline_subtree(
     *,
     kept: Sequence[int],
     extend: ExtendParams,
-) -> HtmlElement:
-    """Enclose the headline with the main region, or with all kept lines when that is too little."""
+) -> tuple[HtmlElement, set[HtmlElement] | None]:
+    """Enclose the headline with the main region, or with all kept lines when that is too little.
+
+    Return the subtree, with its line elements when they were gathered on the way.
+    """
     wide = _enclose_headline(top, headline, lines, selection)
     if not (extend.enclose_main_region_only and selection.regions):
-        return wide
+        return wide, None
     main = max(selection.regions, key=lambda region: region.content)
     region_top = lowest_common_ancestor([lines[i].element for i in range(main.start, main.end + 1)])
     narrow = _enclose_headline(region_top, headline, lines, selection)
     inside = _line_owners_within(narrow)
     held = sum(lines[i].t1 for i in kept if lines[i].element in inside)
     if held < extend.min_main_share * sum(lines[i].t1 for i in kept):
-        return wide
-    return narrow
+        return wide, None
+    return narrow, inside
 
 
 def link_share(lines: Sequence[Line], selected: Sequence[int]) -> float:
@@ -103,27 +109,24 @@ def _after(lines: Sequence[Line], kept: list[int], headline: HtmlElement) -> lis
     return kept if first is None else [index for index in kept if index > first]
 
 
-def _lines_within(lines: Sequence[Line], top: HtmlElement, max_share: float) -> list[int]:
-    """Return the indices of the non-link-dense lines inside `top`."""
-    inside = _line_owners_within(top)
-    return [
-        index
-        for index, line in enumerate(lines)
-        if line.element in inside and not _link_dense(line, max_share)
-    ]
+def _lines_within(lines: Sequence[Line], inside: set[HtmlElement], max_share: float) -> list[int]:
+    """Return the indices of the non-link-dense lines whose elements are in `inside`."""
+    within = [index for index, line in enumerate(lines) if line.element in inside]
+    if max_share >= 1.0:  # no line is link-dense: no test per line
+        return within
+    return [index for index in within if not _link_dense(lines[index], max_share)]
 
 
 def _unkept_elements(
-    lines: Sequence[Line], kept: Iterable[int], top: HtmlElement
+    lines: Sequence[Line], kept: Iterable[int], top: HtmlElement, inside: set[HtmlElement]
 ) -> set[HtmlElement]:
-    """Return the line elements inside `top` that hold no kept line at all."""
+    """Return the line elements in `inside` (those of `top`) that hold no kept line at all."""
     holding: set[HtmlElement] = set()
     for index in kept:
         element: HtmlElement | None = lines[index].element
         while element is not None and element not in holding:
             holding.add(element)
             element = element.getparent()
-    inside = _line_owners_within(top)
     return {
         line.element
         for line in lines
@@ -143,14 +146,20 @@ def _line_owners_within(top: HtmlElement) -> set[HtmlElement]:
 def lowest_common_ancestor(elements: Sequence[HtmlElement]) -> HtmlElement:
     """Return the deepest element that contains all of `elements` (or is one of them)."""
     chain = list(_ancestors(elements[0]))[::-1]  # root first
-    depth = {id(element): index for index, element in enumerate(chain)}
+    depth = {element: index for index, element in enumerate(chain)}
     deepest = len(chain) - 1
+    # Elements share most of their ancestors: a walk up stops at a node an earlier
+    # walk passed, as that walk already counted where its path meets the chain.
+    passed: set[HtmlElement] = set()
     for element in elements[1:]:
         node: HtmlElement | None = element
-        while node is not None and id(node) not in depth:
+        while node is not None and node not in depth and node not in passed:
+            passed.add(node)
             node = node.getparent()
-        if node is not None:
-            deepest = min(deepest, depth[id(node)])
+        if node is not None and node in depth:
+            deepest = min(deepest, depth[node])
+            if not deepest:  # the root: no element can lift it higher
+                break
     return chain[deepest]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 
 import lxml.html
 from hypothesis import given, settings
@@ -17,12 +18,17 @@ from addon.core.content import (
     UrlBase,
     _block_texts,
     _closes_alike,
+    _context,
+    _has_text,
     _marked_text,
+    _may_hold_data_url,
     _Sanitiser,
     _serialise,
     _serialise_all,
+    _text_of,
     build_blocks,
     is_placeholder,
+    word_count,
 )
 
 BASE = "https://example.com/news/story.html"
@@ -208,3 +214,40 @@ def test_urls_with_tabs_controls_and_brackets_resolve_as_before() -> None:
     assert base.resolve(".well-known", schemes=LINK_SCHEMES) == (
         "https://example.com/news/.well-known"
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(_BLOCKS)
+def test_text_found_from_the_first_text_is_the_text_of_the_whole_element(
+    blocks: list[tuple[str, list[object]]],
+) -> None:
+    holder = _holder(blocks)
+    for el in holder.iter():
+        assert _has_text(el) == bool(_text_of(el).strip())
+
+
+@settings(max_examples=300, deadline=None)
+@given(_BLOCKS)
+def test_the_h1_test_stops_at_the_first_and_finds_what_iteration_finds(
+    blocks: list[tuple[str, list[object]]],
+) -> None:
+    holder = _holder(blocks)
+    for index, el in enumerate(list(holder.iter("h2"))):
+        if index % 2 == 0:
+            el.tag = "h1"
+    roots = list(holder)
+    expected = any(next(root.iter("h1"), None) is not None for root in roots)
+    assert _context(roots, BASE, ()).shift_headings == expected  # type: ignore[arg-type]
+
+
+@given(st.text(st.sampled_from("dDaAtT:á \n"), max_size=12))
+def test_the_data_url_pretest_never_misses_one(text: str) -> None:
+    if "data:" in text.lower():
+        assert _may_hold_data_url(text)
+    assert _may_hold_data_url(text) == ("a:" in text or "A:" in text)
+
+
+@given(st.text(st.sampled_from("ab1_ \u00e9\u0436\u65e5\u672c\u3042'-\n"), max_size=16))
+def test_word_count_counts_what_the_plain_pattern_finds(text: str) -> None:
+    plain = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+"
+    assert word_count(text) == len(re.findall(plain, text))

@@ -320,3 +320,38 @@ def test_random_bytes_never_raise(body: bytes, content_type: str | None) -> None
     decoded = decode(body, content_type)
     assert isinstance(decoded.text, str)
     assert encoding_name(decoded.encoding) is not None
+
+
+# --- the UTF-8 bytes handed on to the parser ---
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "utf8"),
+    [
+        ("<p>café</p>".encode(), "text/html; charset=utf-8", "<p>café</p>".encode()),
+        (b"\xef\xbb\xbf<p>caf\xc3\xa9</p>", None, b"<p>caf\xc3\xa9</p>"),  # without the BOM
+        ("<p>naïve</p>".encode(), "text/html; charset=iso-8859-1", "<p>naïve</p>".encode()),
+        (b"<p>plain</p>", "text/html; charset=windows-1252", b"<p>plain</p>"),
+        ("<p>ok \ufffd</p>".encode(), None, "<p>ok \ufffd</p>".encode()),
+    ],
+)
+def test_valid_utf8_bodies_keep_their_bytes(
+    body: bytes, content_type: str | None, utf8: bytes
+) -> None:
+    decoded = decode(body, content_type)
+    assert decoded.utf8 == utf8
+    assert decoded.text.encode() == utf8  # the bytes are exactly the text's encoding
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type"),
+    [
+        (b"<p>caf\xc3\xa9 and cr\xe8me</p>", "text/html; charset=utf-8"),  # one invalid byte
+        (b"<p>caf\xe9</p>", "text/html; charset=utf-8"),  # repaired as windows-1252
+        (b"<p>caf\xe9</p>", "text/html; charset=windows-1252"),
+        ("<p>Привет</p>".encode("koi8-r"), "text/html; charset=koi8-r"),
+        (b"\xfe\xff" + "<p>Ωμέγα</p>".encode("utf-16-be"), None),
+    ],
+)
+def test_other_bodies_leave_the_text_to_encode(body: bytes, content_type: str | None) -> None:
+    assert decode(body, content_type).utf8 is None

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 from addon.core import Article, Skip, extract, params_for
+from addon.core.content import word_count
 from addon.core.extract import base_of, why_not_html
 
 PAGE = (
@@ -43,3 +44,20 @@ def test_too_large_pages_are_skipped() -> None:
     big = extract(b"<p>" + b"x" * 200 + b"</p>", params=small)
     assert isinstance(big, Skip) and big.reason == "too large: 207 bytes (limit 100)"
     assert isinstance(extract(b"<p>" + b"x" * 200 + b"</p>"), Article)
+
+
+def test_the_diagnostics_list_every_parameter_as_a_string() -> None:
+    result = extract(PAGE.format(head="", text="word " * 100, more=""))
+    assert isinstance(result, Article)
+    flat = result.diagnostics.params
+    assert flat["algorithm"] == "addanag-plus"
+    assert flat["danag.filter"] == "3"
+    assert flat["danag.max_attribute_chars"] == "20"
+    assert flat["title.prefer_headings"] == "True"
+    assert flat["extend.min_main_share"] == str(params_for().extend.min_main_share)
+    assert len(flat) == 1 + sum(
+        len(fields(group))
+        for group in (params_for().danag, params_for().title, params_for().extend)
+    )
+    # Counted once for the article and the reader check: the headline is not in the text.
+    assert result.word_count == word_count(result.text) == 100

@@ -11,7 +11,9 @@ from addon.core.params import BOILERPLATE_WORDS
 from addon.core.preprocess import (
     _XML_DECLARATION,
     _matching_values,
+    _only_space,
     _plain_words,
+    _source_byte_pieces,
     _source_pieces,
     _text_length,
     boilerplate_pattern,
@@ -277,3 +279,37 @@ def test_text_length_counts_characters(text: str) -> None:
     paragraph = root[0]
     assert _text_length(paragraph) == len(paragraph.text_content())
     assert _text_length(root) == len(root.text_content())
+
+
+# Every character str.isspace() accepts, for the UTF-8 bytes path.
+_SPACES = [chr(code) for code in range(0x3001) if chr(code).isspace()]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["</body>", "</HTML >", "</html\u3000>", "<?xml version='1.0'?>", "<?XmL", ">",
+             "<p>", "x", "é", "</bodyx>", "</body\x1c>", "</html\u205f\x85>", *_SPACES]
+        ),
+        max_size=12,
+    ).map("".join)
+)
+def test_utf8_pieces_are_the_text_pieces_encoded(text: str) -> None:
+    pieces = _source_pieces(text)
+    byte_pieces = _source_byte_pieces(text.encode())
+    assert b"".join(byte_pieces) == "".join(pieces).encode()
+    # Both paths agree on which pages hold nothing but space.
+    assert all(_only_space(piece) for piece in byte_pieces) == all(
+        not piece or piece.isspace() for piece in pieces
+    )
+    from_text, from_bytes = parse(text), parse(text, utf8=text.encode())
+    assert (from_text is None) == (from_bytes is None)
+    if from_text is not None and from_bytes is not None:
+        assert lxml.html.tostring(from_bytes) == lxml.html.tostring(from_text)
+
+
+def test_the_space_list_covers_every_space_character() -> None:
+    # _SPACES stops at U+3000, the last character str.isspace() accepts.
+    assert not any(chr(code).isspace() for code in range(0x3001, 0x110000))
+    assert all(_only_space(space.encode()) for space in _SPACES)

@@ -8,12 +8,14 @@ from pathlib import Path
 import pytest
 
 from addon.core import Article, extract
+from addon.core.content import word_count
 from addon.core.readerable import (
     MAX_FRAGMENTS_PER_PARAGRAPH,
     MIN_CONTENT_SHARE,
     ShortArticle,
     content_share,
     is_readerable,
+    is_short_article,
     link_density,
     measure,
 )
@@ -203,3 +205,19 @@ def test_a_short_article_is_a_few_paragraphs_and_nothing_else() -> None:
     # A list holding 60 of 168 words: the paragraphs hold 64% of the text, not 70%.
     listed = [*four, Block("ul", "<ul><li>item</li></ul>", " ".join(["item"] * 60))]
     assert not short(listed)
+
+
+def test_a_given_word_count_is_the_one_the_short_article_rule_uses() -> None:
+    four = [paragraph() for _ in range(4)]  # 108 words in all
+    text = text_of(four)
+    words = word_count(text)
+
+    def short(count: int | None) -> bool:
+        return is_readerable(four, text, True, content_share=1.0, min_text_chars=10**6, words=count)
+
+    assert short(None) and short(words)
+    # The rule reads the count it is given: a count over max_words makes it no short article.
+    assert not short(ShortArticle().max_words + 1)
+    assert is_short_article(four, text, 1.0, ShortArticle(), words=words)
+    assert not is_short_article(four, text, 1.0, ShortArticle(), words=10**6)
+    assert not is_short_article(four, text, 0.5, ShortArticle(), words=words)

@@ -40,8 +40,7 @@ def test_a_link_dense_line_in_an_article_is_left_out() -> None:
 
 def test_in_a_listing_the_links_are_the_content() -> None:
     items = "".join(
-        f"<li><a href='/p/{n}'>Product number {n} with a long name</a></li>"
-        for n in range(10)
+        f"<li><a href='/p/{n}'>Product number {n} with a long name</a></li>" for n in range(10)
     )
     text = _chosen_text(f"<p>Our air purifiers.</p><ul>{items}</ul>")
     assert "Product number 7 with a long name" in text
@@ -49,8 +48,7 @@ def test_in_a_listing_the_links_are_the_content() -> None:
 
 def test_without_the_listing_rule_a_listing_loses_its_links() -> None:
     items = "".join(
-        f"<li><a href='/p/{n}'>Product number {n} with a long name</a></li>"
-        for n in range(10)
+        f"<li><a href='/p/{n}'>Product number {n} with a long name</a></li>" for n in range(10)
     )
     off = ExtendParams(max_link_share=0.8)
     assert "Product number" not in _chosen_text(f"<p>Our air purifiers.</p><ul>{items}</ul>", off)
@@ -71,3 +69,17 @@ def test_lowest_common_ancestor_and_line_of() -> None:
     index = line_of(lines, y)
     assert index is not None
     assert lines[index].text.strip() == "two"
+
+
+def test_lowest_common_ancestor_of_many_elements_in_shared_branches() -> None:
+    root, _ = _lines(
+        "<div id='a'><div id='b'><p id='x'>1</p><p id='y'>2</p></div>"
+        "<div id='c'><p id='z'>3</p></div></div><p id='w'>4</p>"
+    )
+    x, y, z, w = (root.get_element_by_id(name) for name in "xyzw")
+    assert lowest_common_ancestor([x, y]).get("id") == "b"
+    # y's walk up passes b, which x's chain holds; z's meets the chain at a.
+    assert lowest_common_ancestor([x, y, z, y]).get("id") == "a"
+    assert lowest_common_ancestor([y, z, x]).get("id") == "a"
+    assert lowest_common_ancestor([x, y, z, w]).tag == "body"
+    assert lowest_common_ancestor([x, root, y]) is root
