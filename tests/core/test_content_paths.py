@@ -88,36 +88,32 @@ def _holder(blocks: list[tuple[str, list[object]]]) -> etree._Element:
 
 
 _BLOCKS = st.lists(st.tuples(st.sampled_from(_ROOTS), _trees()), min_size=1, max_size=6)
+# A fresh holder of blocks per example; each fast path is checked on many of them.
+_HOLDERS = _BLOCKS.map(_holder)
+_THOROUGH = settings(max_examples=300, deadline=None)
 
 
-@settings(max_examples=300, deadline=None)
-@given(_BLOCKS)
-def test_one_nh3_call_gives_each_block_what_its_own_call_gives(
-    blocks: list[tuple[str, list[object]]],
-) -> None:
-    holder = _holder(blocks)
+@_THOROUGH
+@given(_HOLDERS)
+def test_one_nh3_call_gives_each_block_what_its_own_call_gives(holder: etree._Element) -> None:
     sources = [_serialise(block) for block in holder]
     joint = _Sanitiser(holder, sources, True).clean(sources)
     assert joint == [_PLAIN_CLEANER.clean(source) for source in sources]
 
 
-@settings(max_examples=300, deadline=None)
-@given(_BLOCKS)
-def test_one_serialisation_gives_each_block_what_its_own_gives(
-    blocks: list[tuple[str, list[object]]],
-) -> None:
-    holder = _holder(blocks)
+@_THOROUGH
+@given(_HOLDERS)
+def test_one_serialisation_gives_each_block_what_its_own_gives(holder: etree._Element) -> None:
     roots = list(holder)
     expected = [_serialise(block) for block in roots]
     assert _serialise_all(holder, roots) == expected
 
 
-@settings(max_examples=300, deadline=None)
-@given(_BLOCKS)
+@_THOROUGH
+@given(_HOLDERS)
 def test_text_written_for_all_blocks_at_once_is_the_text_of_each_marked_tree(
-    blocks: list[tuple[str, list[object]]],
+    holder: etree._Element,
 ) -> None:
-    holder = _holder(blocks)
     roots = list(holder)
     expected = [_marked_text(copy.deepcopy(block)) for block in roots]
     assert _block_texts(holder, roots) == expected
@@ -216,22 +212,20 @@ def test_urls_with_tabs_controls_and_brackets_resolve_as_before() -> None:
     )
 
 
-@settings(max_examples=300, deadline=None)
-@given(_BLOCKS)
+@_THOROUGH
+@given(_HOLDERS)
 def test_text_found_from_the_first_text_is_the_text_of_the_whole_element(
-    blocks: list[tuple[str, list[object]]],
+    holder: etree._Element,
 ) -> None:
-    holder = _holder(blocks)
     for el in holder.iter():
         assert _has_text(el) == bool(_text_of(el).strip())
 
 
-@settings(max_examples=300, deadline=None)
-@given(_BLOCKS)
+@_THOROUGH
+@given(_HOLDERS)
 def test_the_h1_test_stops_at_the_first_and_finds_what_iteration_finds(
-    blocks: list[tuple[str, list[object]]],
+    holder: etree._Element,
 ) -> None:
-    holder = _holder(blocks)
     for index, el in enumerate(list(holder.iter("h2"))):
         if index % 2 == 0:
             el.tag = "h1"

@@ -150,13 +150,19 @@ def test_boilerplate_elements_are_dropped_unless_they_hold_the_page() -> None:
     assert root.xpath("//div[@class='related']")
 
 
+def _without_chrome(body: str) -> lxml.html.HtmlElement:
+    """Parse a page body and drop its chrome as the default share allows."""
+    root = lxml.html.document_fromstring(f"<body>{body}</body>")
+    drop_chrome(root, max_share=0.5)
+    return root
+
+
 def test_dialogs_are_dropped_unless_they_hold_the_page() -> None:
     story = "The story itself. " * 20
-    root = lxml.html.document_fromstring(
-        f"<body><div role='dialog'><p>We use cookies.</p></div><p>{story}</p>"
-        "<div aria-modal='true'>Subscribe!</div><dialog>Sign in</dialog></body>"
+    root = _without_chrome(
+        f"<div role='dialog'><p>We use cookies.</p></div><p>{story}</p>"
+        "<div aria-modal='true'>Subscribe!</div><dialog>Sign in</dialog>"
     )
-    drop_chrome(root, max_share=0.5)
     assert " ".join(root.text_content().split()) == story.strip()
 
 
@@ -179,11 +185,10 @@ def test_hidden_elements_are_kept_when_they_hold_the_page() -> None:
 
 def test_controls_and_labelled_controls_go_together_with_the_chrome() -> None:
     story = "A story long enough to be the page. " * 10
-    root = lxml.html.document_fromstring(
-        f"<body><nav>menu <button>Open</button></nav><form><label><p>{story}</p></label>"
-        "<select><option>Choose one</option></select><svg><text>icon</text></svg></form></body>"
+    root = _without_chrome(
+        f"<nav>menu <button>Open</button></nav><form><label><p>{story}</p></label>"
+        "<select><option>Choose one</option></select><svg><text>icon</text></svg></form>"
     )
-    drop_chrome(root, max_share=0.5)
     assert not root.xpath("//nav | //form | //label | //select | //svg | //button")
     assert root.text_content() == story
 
