@@ -113,6 +113,9 @@ _PLACEHOLDER_FILES = frozenset(
 # word's first character (most are shared one-character strings), not the word.
 _WORD_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|([^\W_])[^\W_]*")
 
+# A heading's words for the furniture test: punctuation, arrows and emoji drop out.
+_TOKEN_RE = re.compile(r"\w+")
+
 # Markers for plain text: Unicode noncharacters, which do not occur in real text.
 _LINE = "\ufdd0"
 _CELL = "\ufdd1"
@@ -197,6 +200,31 @@ def build_blocks(
         flow.feed(root)
     flow.close()
     return _trim_rules(_finish(flow.out, ctx))
+
+
+def furniture_pattern(headings: str) -> re.Pattern[str]:
+    """Compile the furniture heading vocabulary, to match a heading's words whole."""
+    return re.compile(f"(?:{headings})")
+
+
+def cut_furniture_tail(
+    blocks: Sequence[Block], pattern: re.Pattern[str], *, min_position: float = 0.4
+) -> tuple[Block, ...]:
+    """End the content at a furniture heading that stands late in it."""
+    # Related links, comments, share bars and author bios follow the article
+    # under headings like these; the same words early on may title a box inside
+    # the article, so only a heading with enough text before it ends the content.
+    total = sum(len(block.text) for block in blocks)
+    before = 0
+    for index, block in enumerate(blocks):
+        if (
+            block.kind in HEADINGS
+            and before >= min_position * total
+            and pattern.fullmatch(" ".join(_TOKEN_RE.findall(block.text.lower())))
+        ):
+            return tuple(blocks[:index])
+        before += len(block.text)
+    return tuple(blocks)
 
 
 def plain_text(blocks: Sequence[Block]) -> str:

@@ -10,7 +10,13 @@ from urllib.parse import urljoin
 
 from lxml.html import HtmlElement
 
-from addon.core.content import build_blocks, plain_text, word_count
+from addon.core.content import (
+    build_blocks,
+    cut_furniture_tail,
+    furniture_pattern,
+    plain_text,
+    word_count,
+)
 from addon.core.danag import Selection, select_lines, select_lines_r2l
 from addon.core.decode import Decoded, decode
 from addon.core.direction import page_direction
@@ -111,6 +117,11 @@ def _extract_tree(
         return Skip("no main content found")
     base_url = base_of(url, meta.base_href)
     blocks = build_blocks(chosen.top, base_url=base_url, drop=chosen.drop)
+    if params.extend.furniture_headings:
+        pattern = furniture_pattern(params.extend.furniture_headings)
+        blocks = cut_furniture_tail(
+            blocks, pattern, min_position=params.extend.furniture_min_position
+        )
     clock.lap("output")
     found = _Found(lines, selection, headline, chosen, meta)
     return _article(blocks, found, url=url, params=params, clock=clock)

@@ -50,6 +50,8 @@ def choose_content(
             kept = _after(lines, kept, headline.element)
     if inside is None:
         inside = _line_owners_within(top)
+        if extend.keep_unselected_within:
+            kept = _lines_within(lines, inside, max_link_share)
     drop = _unkept_elements(lines, kept, top, inside)
     if headline is not None and headline.element is not None:
         drop.add(headline.element)

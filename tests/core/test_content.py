@@ -19,6 +19,8 @@ from addon.core.content import (
     _nh3_attribute_filter,
     absolute_url,
     build_blocks,
+    cut_furniture_tail,
+    furniture_pattern,
     is_layout_table,
     is_placeholder,
     pick_from_srcset,
@@ -26,6 +28,7 @@ from addon.core.content import (
     reading_minutes,
     word_count,
 )
+from addon.core.params import FURNITURE_HEADINGS
 from addon.core.result import Block
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
@@ -754,3 +757,64 @@ def test_headings_inside_table_cells_are_unwrapped() -> None:
 def test_a_base_with_control_characters_resolves_nothing() -> None:
     # lxml refuses such URLs as attribute values: the base must not produce them.
     assert UrlBase.of("http://a\x01b/").resolve("x.png", schemes={"http"}) == "x.png"
+
+
+FURNITURE = furniture_pattern(FURNITURE_HEADINGS)
+
+
+def _text_blocks(*items: tuple[str, str]) -> tuple[Block, ...]:
+    return tuple(Block(kind, f"<{kind}>{text}</{kind}>", text) for kind, text in items)
+
+
+@pytest.mark.parametrize(
+    ("heading", "furniture"),
+    [
+        ("Related Articles", True),
+        ("You may also like…", True),
+        ("More from Jane Doe", True),
+        ("Recent Posts", True),
+        ("Leave a Reply", True),
+        ("Share this article:", True),
+        ("Tags", True),
+        ("Subscribe to our newsletter", True),
+        ("About the Author", True),
+        ("Related work", False),
+        ("Sharing the load", False),
+        ("More on the budget", False),
+        ("How to write a newsletter that people read", False),
+        ("Comments on the draft law", False),
+    ],
+)
+def test_furniture_headings_are_named_by_their_whole_text(heading: str, furniture: bool) -> None:
+    blocks = _text_blocks(("p", "x" * 100), ("h2", heading), ("ul", "Another story"))
+    kept = cut_furniture_tail(blocks, FURNITURE, min_position=0.4)
+    assert (kept == blocks[:1]) is furniture
+    assert (kept == blocks) is not furniture
+
+
+def test_a_late_furniture_heading_ends_the_content_with_all_that_follows() -> None:
+    blocks = _text_blocks(
+        ("p", "The article's first paragraph, long enough to carry the page."),
+        ("h3", "Why it matters"),
+        ("p", "The article's second paragraph, also long enough to count."),
+        ("h4", "Related posts"),
+        ("ul", "Another story\nA third story"),
+        ("h2", "Leave a reply"),
+        ("p", "Your email address will not be published."),
+    )
+    assert cut_furniture_tail(blocks, FURNITURE, min_position=0.4) == blocks[:3]
+
+
+def test_an_early_furniture_heading_and_a_furniture_paragraph_are_kept() -> None:
+    blocks = _text_blocks(
+        ("p", "A short lead."),
+        ("h3", "Related stories"),
+        ("p", "The article goes on after the box with most of its text, " * 3),
+        ("p", "Share"),
+    )
+    assert cut_furniture_tail(blocks, FURNITURE, min_position=0.4) == blocks
+    assert cut_furniture_tail(blocks, FURNITURE, min_position=0.0) == blocks[:1]
+
+
+def test_cutting_the_tail_of_no_blocks_gives_no_blocks() -> None:
+    assert cut_furniture_tail((), FURNITURE, min_position=0.4) == ()

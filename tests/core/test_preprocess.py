@@ -130,6 +130,16 @@ def test_a_button_left_open_around_the_page_is_unwrapped_small_ones_dropped() ->
         ("body-ad-wrapper", False),
         ("headline", False),
         ("shared-content", False),
+        ("signature", True),
+        ("postprofile", True),
+        ("user-signature", True),
+        ("signature-pad-demo", True),
+        ("usertitle", True),
+        ("message-userTitle", True),
+        ("reactionsBar js-reactionsList", True),
+        ("signatures-required", True),
+        ("postbody", False),
+        ("user-content", False),
     ],
 )
 def test_boilerplate_words_open_or_close_a_class_token(names: str, furniture: bool) -> None:

@@ -83,3 +83,37 @@ def test_lowest_common_ancestor_of_many_elements_in_shared_branches() -> None:
     assert lowest_common_ancestor([y, z, x]).get("id") == "a"
     assert lowest_common_ancestor([x, y, z, w]).tag == "body"
     assert lowest_common_ancestor([x, root, y]) is root
+
+
+def _selected_only(lines: list[Line], chosen: list[int]) -> Selection:
+    return Selection([1] * len(lines), [], chosen)
+
+
+_LANDING = (
+    "<div id='page'><section><h2>Fast</h2><p>" + "Sync your files in seconds. " * 8 + "</p>"
+    "</section><section><h2>Private</h2><p>Your files stay yours.</p></section>"
+    "<section><h2>Cheap</h2><p>" + "One low price for every team. " * 8 + "</p></section>"
+    "<p><a href='/a'>Pricing</a> <a href='/b'>Blog</a> <a href='/c'>Jobs</a></p></div>"
+    "<p>Outside the page.</p>"
+)
+
+
+def _landing_text(extend: ExtendParams) -> str:
+    _, lines = _lines(_LANDING)
+    dense = [i for i, line in enumerate(lines) if any(w in line.text for w in ("seconds", "price"))]
+    chosen = choose_content(lines, _selected_only(lines, dense), None, extend)
+    return " | ".join(" ".join(lines[i].text.split()) for i in chosen.lines)
+
+
+def test_without_a_headline_the_gaps_inside_the_subtree_are_kept() -> None:
+    text = _landing_text(ExtendParams(max_link_share=0.8, keep_unselected_within=True))
+    assert "Your files stay yours." in text  # between the dense sections
+    assert "Fast" in text  # before the first selected line, inside the subtree
+    assert "Pricing" not in text  # link-dense lines stay out
+    assert "Outside the page" not in text  # beyond the selected lines' subtree
+
+
+def test_without_the_rule_only_the_selected_lines_are_kept() -> None:
+    text = _landing_text(ExtendParams(max_link_share=0.8))
+    assert "Sync your files" in text
+    assert "Your files stay yours." not in text
