@@ -203,7 +203,7 @@ def _article(
             blocks,
             text,
             headline is not None,
-            content_share=content_share(t1, diagnostics.selected),
+            content_share=content_share(t1, _evidence(found.chosen)),
             words=words,
         ),
         url=url,
@@ -226,3 +226,8 @@ def _flat_params(params: ExtractParams) -> dict[str, str]:
         for item in fields(values):
             flat[f"{group}.{item.name}"] = str(getattr(values, item.name))
     return flat
+
+
+def _evidence(chosen: Chosen) -> Sequence[int]:
+    """Return the kept lines the reader check counts as the article's."""
+    return chosen.lines if chosen.evidence is None else chosen.evidence

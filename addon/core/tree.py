@@ -23,6 +23,10 @@ class Chosen:
     top: list[HtmlElement]
     drop: set[HtmlElement] = field(default_factory=set)
     lines: list[int] = field(default_factory=list)
+    # The kept lines the reader check counts as the article's (None: all of `lines`).
+    # Without a headline element, lines kept only for standing inside the subtree
+    # are not evidence of an article: listings and shop grids fill their subtree.
+    evidence: list[int] | None = None
 
 
 def choose_content(
@@ -48,14 +52,15 @@ def choose_content(
         kept = _lines_within(lines, inside, max_link_share)
         if extend.drop_before_headline:
             kept = _after(lines, kept, headline.element)
+    evidence: list[int] | None = None
     if inside is None:
         inside = _line_owners_within(top)
         if extend.keep_unselected_within:
-            kept = _lines_within(lines, inside, max_link_share)
+            evidence, kept = kept, _lines_within(lines, inside, max_link_share)
     drop = _unkept_elements(lines, kept, top, inside)
     if headline is not None and headline.element is not None:
         drop.add(headline.element)
-    return Chosen([top], drop, kept)
+    return Chosen([top], drop, kept, evidence)
 
 
 def _headline_subtree(

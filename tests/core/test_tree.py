@@ -117,3 +117,20 @@ def test_without_the_rule_only_the_selected_lines_are_kept() -> None:
     text = _landing_text(ExtendParams(max_link_share=0.8))
     assert "Sync your files" in text
     assert "Your files stay yours." not in text
+
+
+def test_lines_kept_only_for_their_place_are_not_evidence_of_an_article() -> None:
+    _, lines = _lines(_LANDING)
+    dense = [i for i, line in enumerate(lines) if any(w in line.text for w in ("seconds", "price"))]
+    extend = ExtendParams(max_link_share=0.8, keep_unselected_within=True)
+    chosen = choose_content(lines, _selected_only(lines, dense), None, extend)
+    assert chosen.evidence == dense  # the reader check counts DANAg's lines only
+    assert set(dense) < set(chosen.lines)
+
+
+def test_without_the_rule_every_kept_line_is_evidence() -> None:
+    _, lines = _lines(_LANDING)
+    dense = [i for i, line in enumerate(lines) if "seconds" in line.text]
+    chosen = choose_content(lines, _selected_only(lines, dense), None, ExtendParams())
+    assert chosen.evidence is None
+    assert chosen.lines == dense
