@@ -208,7 +208,11 @@ def furniture_pattern(headings: str) -> re.Pattern[str]:
 
 
 def cut_furniture_tail(
-    blocks: Sequence[Block], pattern: re.Pattern[str], *, min_position: float = 0.4
+    blocks: Sequence[Block],
+    pattern: re.Pattern[str],
+    *,
+    min_position: float = 0.4,
+    max_label_words: int = 0,
 ) -> tuple[Block, ...]:
     """End the content at a furniture heading that stands late in it."""
     # Related links, comments, share bars and author bios follow the article
@@ -217,14 +221,40 @@ def cut_furniture_tail(
     total = sum(len(block.text) for block in blocks)
     before = 0
     for index, block in enumerate(blocks):
-        if (
-            block.kind in HEADINGS
-            and before >= min_position * total
-            and pattern.fullmatch(" ".join(_TOKEN_RE.findall(block.text.lower())))
-        ):
+        if before >= min_position * total and _names_furniture(block, pattern, max_label_words):
             return tuple(blocks[:index])
         before += len(block.text)
     return tuple(blocks)
+
+
+def _names_furniture(block: Block, pattern: re.Pattern[str], max_label_words: int) -> bool:
+    """Tell whether a heading, or a short label paragraph, names page furniture."""
+    if block.kind not in HEADINGS and block.kind != "p":
+        return False
+    words = _TOKEN_RE.findall(block.text.lower())
+    # Many sites style a furniture title ("Related articles", "Was this page
+    # helpful?") as a bold paragraph; a one-word one ("Share", "Tags") is more
+    # often a button inside a post, so a label needs two words or more.
+    if block.kind == "p" and not 2 <= len(words) <= max_label_words:
+        return False
+    return pattern.fullmatch(" ".join(words)) is not None
+
+
+def drop_repeated_blocks(blocks: Sequence[Block], *, min_chars: int = 20) -> tuple[Block, ...]:
+    """Leave out a block whose text repeats an earlier block's text word for word."""
+    # Pages serve one description twice (a mobile and a desktop copy, a tab and
+    # its accordion twin) and clone carousels for their scrolling; a reader reads
+    # it once. Code is exempt: documentation repeats an example on purpose.
+    seen: set[str] = set()
+    kept: list[Block] = []
+    for block in blocks:
+        key = " ".join(block.text.split())
+        if len(key) >= min_chars and block.kind != "pre":
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append(block)
+    return tuple(kept)
 
 
 def plain_text(blocks: Sequence[Block]) -> str:

@@ -13,6 +13,7 @@ from lxml.html import HtmlElement
 from addon.core.content import (
     build_blocks,
     cut_furniture_tail,
+    drop_repeated_blocks,
     furniture_pattern,
     plain_text,
     word_count,
@@ -22,12 +23,13 @@ from addon.core.decode import Decoded, decode
 from addon.core.direction import page_direction
 from addon.core.lines import Line, build_lines
 from addon.core.metadata import PageMeta, read_metadata
-from addon.core.params import DanagParams, ExtractParams, params_for
+from addon.core.params import DanagParams, ExtendParams, ExtractParams, params_for
 from addon.core.preprocess import (
     boilerplate_pattern,
     drop_boilerplate,
     drop_chrome,
     drop_non_content,
+    opens_discussion,
     parse,
 )
 from addon.core.readerable import content_share, is_readerable
@@ -100,9 +102,8 @@ def _extract_tree(
     drop_non_content(root)
     if params.extend.drop_chrome:
         drop_chrome(root, max_share=params.extend.chrome_max_share)
-    if params.extend.boilerplate_words:
-        pattern = boilerplate_pattern(params.extend.boilerplate_words)
-        drop_boilerplate(root, pattern, max_share=params.extend.chrome_max_share)
+    if words := furniture_words(root, params.extend):
+        drop_boilerplate(root, boilerplate_pattern(words), max_share=params.extend.chrome_max_share)
     clock.lap("preprocess")
     lines = build_lines(root, params.danag)
     clock.lap("lines")
@@ -120,11 +121,29 @@ def _extract_tree(
     if params.extend.furniture_headings:
         pattern = furniture_pattern(params.extend.furniture_headings)
         blocks = cut_furniture_tail(
-            blocks, pattern, min_position=params.extend.furniture_min_position
+            blocks,
+            pattern,
+            min_position=params.extend.furniture_min_position,
+            max_label_words=params.extend.furniture_label_words,
         )
+    if params.extend.min_repeat_chars:
+        blocks = drop_repeated_blocks(blocks, min_chars=params.extend.min_repeat_chars)
     clock.lap("output")
     found = _Found(lines, selection, headline, chosen, meta)
     return _article(blocks, found, url=url, params=params, clock=clock)
+
+
+def furniture_words(root: HtmlElement, params: ExtendParams) -> str:
+    """Return the class/id words of the page's furniture: with its comments unless a discussion."""
+    words, comments = params.boilerplate_words, params.comment_words
+    if not comments or opens_discussion(
+        root,
+        boilerplate_pattern(comments),
+        max_lead=params.discussion_max_lead,
+        min_post_chars=params.discussion_min_post_chars,
+    ):
+        return words
+    return f"{words}|{comments}" if words else comments
 
 
 def base_of(url: str | None, base_href: str | None) -> str | None:

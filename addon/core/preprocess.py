@@ -516,3 +516,47 @@ def _word_bounds(before: str, after: str) -> bool:
 def _holds_article(element: HtmlElement) -> bool:
     """Tell whether a chrome element wraps the article itself (some sites do)."""
     return next(element.iterdescendants("article", "main", "h1"), None) is not None
+
+
+def opens_discussion(
+    root: HtmlElement, pattern: re.Pattern[str], *, max_lead: int, min_post_chars: int = 100
+) -> bool:
+    """Tell whether comment-marked posts follow the page's first <h1> with little text between."""
+    # A forum thread marks its first post as a comment too: the posts are the
+    # page. Under an article the article's text stands between headline and comments.
+    headline = next(root.iter("h1"), None)
+    if headline is None:
+        return False
+    lead = 0
+    for element in _following(headline):
+        names = element.get("class"), element.get("id")
+        if (
+            (names[0] or names[1])
+            and pattern.search(f"{names[0] or ''} {names[1] or ''}")
+            and _holds_text(element, min_post_chars)
+        ):
+            return True
+        lead += len((element.text or "").strip()) + len((element.tail or "").strip())
+        if lead > max_lead:
+            return False
+    return False
+
+
+def _holds_text(element: HtmlElement, chars: int) -> bool:
+    """Tell whether an element holds at least `chars` characters of text."""
+    # Read piece by piece: a comment section may hold most of a long page.
+    total = 0
+    for piece in element.itertext():
+        total += len(piece.strip())
+        if total >= chars:
+            return True
+    return False
+
+
+def _following(element: HtmlElement) -> Iterator[HtmlElement]:
+    """Yield the elements after `element` in document order, outside its subtree."""
+    node: HtmlElement | None = element
+    while node is not None:
+        for sibling in node.itersiblings():
+            yield from sibling.iter(etree.Element)
+        node = node.getparent()

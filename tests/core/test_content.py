@@ -20,6 +20,7 @@ from addon.core.content import (
     absolute_url,
     build_blocks,
     cut_furniture_tail,
+    drop_repeated_blocks,
     furniture_pattern,
     is_layout_table,
     is_placeholder,
@@ -818,3 +819,47 @@ def test_an_early_furniture_heading_and_a_furniture_paragraph_are_kept() -> None
 
 def test_cutting_the_tail_of_no_blocks_gives_no_blocks() -> None:
     assert cut_furniture_tail((), FURNITURE, min_position=0.4) == ()
+
+
+def test_a_block_repeating_an_earlier_one_word_for_word_is_left_out() -> None:
+    blocks = _text_blocks(
+        ("p", "A wheel thrown mug in a matte white glaze."),
+        ("p", "Handmade stoneware."),
+        ("p", "A wheel thrown  mug in a matte\nwhite glaze."),
+        ("p", "A wheel thrown mug in a glossy white glaze."),
+    )
+    assert drop_repeated_blocks(blocks, min_chars=20) == (blocks[0], blocks[1], blocks[3])
+
+
+def test_short_repeated_blocks_and_repeated_code_are_kept() -> None:
+    blocks = _text_blocks(
+        ("p", "Team size: 11-50"),
+        ("pre", 'curl -X POST "https://api.example.com/v1/charges"'),
+        ("p", "Team size: 11-50"),
+        ("pre", 'curl -X POST "https://api.example.com/v1/charges"'),
+    )
+    assert drop_repeated_blocks(blocks, min_chars=20) == blocks
+    assert drop_repeated_blocks((), min_chars=20) == ()
+
+
+def test_a_late_furniture_label_paragraph_ends_the_content() -> None:
+    blocks = _text_blocks(
+        ("p", "The article's only paragraph, long enough to carry the page. " * 2),
+        ("p", "Was this page helpful?"),
+        ("p", "Yes No"),
+    )
+    assert cut_furniture_tail(blocks, FURNITURE, min_position=0.4, max_label_words=6) == (
+        blocks[:1]
+    )
+    # headings only: the paragraph stays
+    assert cut_furniture_tail(blocks, FURNITURE, min_position=0.4) == blocks
+
+
+def test_one_word_and_long_furniture_paragraphs_are_kept() -> None:
+    blocks = _text_blocks(
+        ("p", "The first post of the thread, long enough to carry the page. " * 2),
+        ("p", "Share"),
+        ("p", "More from the author of this thread and many other people here"),
+        ("p", "The second post of the thread."),
+    )
+    assert cut_furniture_tail(blocks, FURNITURE, min_position=0.4, max_label_words=6) == blocks

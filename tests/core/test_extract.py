@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import fields, replace
 
+import lxml.html
+
 from addon.core import Article, Skip, extract, params_for
 from addon.core.content import word_count
-from addon.core.extract import base_of, why_not_html
+from addon.core.extract import base_of, furniture_words, why_not_html
 
 PAGE = (
     "<html><head>{head}</head>"
@@ -61,3 +63,21 @@ def test_the_diagnostics_list_every_parameter_as_a_string() -> None:
     )
     # Counted once for the article and the reader check: the headline is not in the text.
     assert result.word_count == word_count(result.text) == 100
+
+
+def test_comments_are_furniture_unless_the_page_is_a_discussion() -> None:
+    extend = params_for().extend
+    post = "<p>" + "One reply in a long discussion about the topic. " * 4 + "</p>"
+    thread = lxml.html.document_fromstring(
+        f"<html><body><h1>Topic</h1><div id='comments'>{post * 3}</div></body></html>"
+    )
+    article = lxml.html.document_fromstring(
+        f"<html><body><h1>Title</h1>{post * 5}<div id='comments'>{post}</div></body></html>"
+    )
+    assert furniture_words(thread, extend) == extend.boilerplate_words
+    assert furniture_words(article, extend).endswith(f"|{extend.comment_words}")
+    paper = params_for("addanag-paper").extend
+    assert furniture_words(article, paper) == ""
+    thread_text = extract(lxml.html.tostring(thread, encoding="unicode"))
+    assert isinstance(thread_text, Article)
+    assert "One reply" in thread_text.text

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from addon.core.params import BOILERPLATE_WORDS
+from addon.core.params import BOILERPLATE_WORDS, COMMENT_WORDS
 from addon.core.preprocess import (
     _XML_DECLARATION,
     _matching_values,
@@ -20,6 +20,7 @@ from addon.core.preprocess import (
     drop_boilerplate,
     drop_chrome,
     drop_non_content,
+    opens_discussion,
     parse,
     strip_premature_end_tags,
 )
@@ -143,7 +144,7 @@ def test_a_button_left_open_around_the_page_is_unwrapped_small_ones_dropped() ->
     ],
 )
 def test_boilerplate_words_open_or_close_a_class_token(names: str, furniture: bool) -> None:
-    pattern = boilerplate_pattern(BOILERPLATE_WORDS)
+    pattern = boilerplate_pattern(f"{BOILERPLATE_WORDS}|{COMMENT_WORDS}")
     assert (pattern.search(names) is not None) is furniture
 
 
@@ -154,7 +155,8 @@ def test_boilerplate_elements_are_dropped_unless_they_hold_the_page() -> None:
         "<div class='comment-list'><p>First!</p></div></div>"
         f"<div class='related'><p>{story}{story}{story}</p></div></body>"
     )
-    drop_boilerplate(root, boilerplate_pattern(BOILERPLATE_WORDS), max_share=0.5)
+    words = f"{BOILERPLATE_WORDS}|{COMMENT_WORDS}"
+    drop_boilerplate(root, boilerplate_pattern(words), max_share=0.5)
     assert "First!" not in root.text_content()
     # The related block holds most of the page's text: libxml2 nesting, kept.
     assert root.xpath("//div[@class='related']")
@@ -211,7 +213,8 @@ def test_boilerplate_names_match_as_the_pattern_reads_them() -> None:
         "<div class='post' id='x-related'>More</div><div class='sidebar-é'>Side</div>"
         "<div class='shared-content'>Kept</div><ul class='a\tad'><li>Ad</li></ul></body>"
     )
-    drop_boilerplate(root, boilerplate_pattern(BOILERPLATE_WORDS), max_share=0.5)
+    words = f"{BOILERPLATE_WORDS}|{COMMENT_WORDS}"
+    drop_boilerplate(root, boilerplate_pattern(words), max_share=0.5)
     assert " ".join(root.text_content().split()) == f"{story.strip()} Kept"
 
 
@@ -328,3 +331,32 @@ def test_the_space_list_covers_every_space_character() -> None:
     # _SPACES stops at U+3000, the last character str.isspace() accepts.
     assert not any(chr(code).isspace() for code in range(0x3001, 0x110000))
     assert all(_only_space(space.encode()) for space in _SPACES)
+
+
+_POST = "<p>" + "A post long enough to be a post, not an icon. " * 3 + "</p>"
+
+
+@pytest.mark.parametrize(
+    ("body", "discussion"),
+    [
+        # a thread: the first post follows the headline, marked as a comment
+        (f"<h1>Topic</h1><p>By someone</p><div id='comments'>{_POST}</div>", True),
+        # an article: its text stands between the headline and the comments
+        (f"<h1>Title</h1>{_POST * 3}<div id='comments'>{_POST}</div>", False),
+        # a comment-count icon beside the headline is no post
+        (f"<h1>Title</h1><i class='fa-comments'></i>{_POST * 3}<ol class='comment-list'>"
+         f"{_POST}</ol>", False),
+        # nested: the headline inside a header, the posts in a later column
+        (f"<div><header><h1>Topic</h1></header></div><div><div class='comment'>{_POST}"
+         "</div></div>", True),
+        # no headline, or no comments
+        (f"<p>Intro</p><div id='comments'>{_POST}</div>", False),
+        (f"<h1>Title</h1>{_POST}", False),
+    ],
+)
+def test_a_discussion_opens_with_comments_right_after_the_headline(
+    body: str, discussion: bool
+) -> None:
+    root = lxml.html.document_fromstring(f"<html><body>{body}</body></html>")
+    pattern = boilerplate_pattern(COMMENT_WORDS)
+    assert opens_discussion(root, pattern, max_lead=300) is discussion
