@@ -937,6 +937,29 @@ def wait_for_workers(pid: int, timeout: float) -> None:
         raise RuntimeError(f"the proxy exited while its workers started (pid {pid})")
 
 
+def wait_for_idle_workers(pid: int, timeout: float, *, quiet: float = 0.3) -> None:
+    """Wait until no worker has used CPU for `quiet` seconds; raise TimeoutError if none rest."""
+    # A job left from earlier requests, or a worker still starting, would otherwise
+    # look like the work that comes next.
+    deadline = time.monotonic() + timeout
+    proxy = psutil.Process(pid)
+    used: dict[int, float | None] = {}
+    quiet_since = time.monotonic()
+    while time.monotonic() < deadline:
+        now = {worker.pid: _cpu_seconds(worker) for worker in pool_workers(pid)}
+        if now != used:
+            used, quiet_since = now, time.monotonic()
+        elif time.monotonic() - quiet_since >= quiet:
+            return
+        try:
+            # Between looks, wait on the proxy itself: its exit ends the wait at once.
+            proxy.wait(timeout=CPU_SAMPLE_SECONDS)
+        except psutil.TimeoutExpired:
+            continue
+        raise RuntimeError(f"the proxy exited while its workers were busy (pid {pid})")
+    raise TimeoutError(f"the proxy's workers kept working for {timeout} s (pid {pid})")
+
+
 def summary(report: Report) -> str:
     """Return the report as a few lines of text."""
     memory = report.memory

@@ -236,7 +236,15 @@ class WorkerPool:
     async def run(self, transform: Transform, job: PageJob, timeout: float) -> PageOutcome:
         """Run one job in the pool; raise TimeoutError past `timeout` seconds."""
         pool = self.get()
-        future = asyncio.get_running_loop().run_in_executor(pool, transform, job)
+        loop = asyncio.get_running_loop()
+        try:
+            future = loop.run_in_executor(pool, transform, job)
+        except BrokenProcessPool:
+            # The pool broke with no page in it (a worker died between pages, or
+            # while starting): this page had no part in it, so a fresh pool takes it.
+            self.replace(pool)
+            pool = self.get()
+            future = loop.run_in_executor(pool, transform, job)
         try:
             return await asyncio.wait_for(future, timeout)
         except BrokenProcessPool:

@@ -45,6 +45,7 @@ from addon.loadtest import (
     pool_workers,
     process_memory,
     summary,
+    wait_for_idle_workers,
 )
 
 READER = b'<main id="content"><article><a href="/x?plainview=original">Show original</a>'
@@ -364,6 +365,21 @@ def test_a_busy_worker_is_found_and_killed() -> None:
         assert killed is not None and killed != os.getpid()
         with pytest.raises(BrokenProcessPool):
             busy.result(timeout=60)
+
+
+def test_waiting_for_idle_workers_ends_once_the_busy_one_is_done() -> None:
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(1, mp_context=context) as pool:
+        pool.submit(os.getpid).result(timeout=60)
+        busy = pool.submit(sum, range(10**11))  # minutes of work
+        with pytest.raises(TimeoutError):
+            wait_for_idle_workers(os.getpid(), timeout=0.5, quiet=0.3)
+        assert kill_busy_worker(os.getpid(), timeout=60) is not None
+        with pytest.raises(BrokenProcessPool):
+            busy.result(timeout=60)
+    with ProcessPoolExecutor(1, mp_context=context) as pool:
+        pool.submit(os.getpid).result(timeout=60)
+        wait_for_idle_workers(os.getpid(), timeout=60, quiet=0.3)  # returns: nothing runs
 
 
 def test_the_memory_of_a_process_tree() -> None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import gzip
 import logging
+import multiprocessing
 import os
 import threading
 import time
 from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -435,8 +437,6 @@ def test_a_failing_extraction_leaves_bytes_and_headers_untouched(config: Path) -
 
 def spawn_pool() -> Executor:
     """Return a real one-process pool, like the default but smaller."""
-    import multiprocessing
-
     return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
 
 
@@ -452,6 +452,31 @@ def test_a_crashed_worker_serves_the_original_and_the_pool_is_recreated(config: 
         assert is_reader(await h.cycle(make_flow()))
 
     harness(config, body, transform=crashing_transform, pool=spawn_pool, plainview_timeout="60")
+
+
+def _failing_initializer() -> None:
+    raise RuntimeError("this worker cannot start")
+
+
+def test_a_pool_broken_between_pages_costs_no_page(config: Path) -> None:
+    made: list[Executor] = []
+
+    def pools() -> Executor:
+        # The first pool's workers die as they start: it breaks with no page in it.
+        spawn = multiprocessing.get_context("spawn")
+        initializer = None if made else _failing_initializer
+        made.append(ProcessPoolExecutor(max_workers=1, mp_context=spawn, initializer=initializer))
+        return made[-1]
+
+    async def body(h: Harness) -> None:
+        with pytest.raises(BrokenProcessPool):
+            h.addon.pool.get().submit(os.getpid).result(timeout=60)
+        flow = await h.cycle(make_flow())
+        assert h.addon.recent.newest()[0].reason == "reader view"
+        assert is_reader(flow)
+        assert len(made) == 2  # the broken pool was replaced, once
+
+    harness(config, body, transform=fake_transform, pool=pools, plainview_timeout="60")
 
 
 def test_the_default_pool_runs_jobs_in_worker_processes(config: Path) -> None:

@@ -30,6 +30,7 @@ from addon.loadtest import (
     pool_workers,
     run_origin,
     summary,
+    wait_for_idle_workers,
     wait_for_workers,
 )
 
@@ -109,6 +110,8 @@ def test_a_worker_killed_mid_transform_costs_only_that_page(
     manifest = fetch_manifest(origin.base)
     pid = proxy.process.pid
     wait_for_workers(pid, PAGE_BUDGET)
+    # Jobs of the earlier tests done, workers started: the busy worker is the page's.
+    wait_for_idle_workers(pid, PAGE_BUDGET)
     url = origin.base + BIG_PAGE
     with ThreadPoolExecutor(1) as pool:
         # Watching starts before the request: the worker that takes up the page is killed
