@@ -793,28 +793,57 @@ def test_furniture_headings_are_named_by_their_whole_text(heading: str, furnitur
     assert (kept == blocks) is not furniture
 
 
-def test_a_late_furniture_heading_ends_the_content_with_all_that_follows() -> None:
-    blocks = _text_blocks(
-        ("p", "The article's first paragraph, long enough to carry the page."),
-        ("h3", "Why it matters"),
-        ("p", "The article's second paragraph, also long enough to count."),
-        ("h4", "Related posts"),
-        ("ul", "Another story\nA third story"),
-        ("h2", "Leave a reply"),
-        ("p", "Your email address will not be published."),
-    )
-    assert cut_furniture_tail(blocks, FURNITURE, min_position=0.4) == blocks[:3]
+_ARTICLE_THEN_FURNITURE = (
+    ("p", "The article's first paragraph, long enough to carry the page."),
+    ("h3", "Why it matters"),
+    ("p", "The article's second paragraph, also long enough to count."),
+    ("h4", "Related posts"),
+    ("ul", "Another story\nA third story"),
+    ("h2", "Leave a reply"),
+    ("p", "Your email address will not be published."),
+)
+_BOX_IN_ARTICLE = (
+    ("p", "A short lead."),
+    ("h3", "Related stories"),
+    ("p", "The article goes on after the box with most of its text, " * 3),
+    ("p", "Share"),
+)
+_LABEL_AFTER_ARTICLE = (
+    ("p", "The article's only paragraph, long enough to carry the page. " * 2),
+    ("p", "Was this page helpful?"),
+    ("p", "Yes No"),
+)
+_THREAD_WITH_SHORT_POSTS = (
+    ("p", "The first post of the thread, long enough to carry the page. " * 2),
+    ("p", "Share"),
+    ("p", "More from the author of this thread and many other people here"),
+    ("p", "The second post of the thread."),
+)
 
 
-def test_an_early_furniture_heading_and_a_furniture_paragraph_are_kept() -> None:
-    blocks = _text_blocks(
-        ("p", "A short lead."),
-        ("h3", "Related stories"),
-        ("p", "The article goes on after the box with most of its text, " * 3),
-        ("p", "Share"),
+@pytest.mark.parametrize(
+    ("items", "min_position", "max_label_words", "kept"),
+    [
+        # a late furniture heading ends the content with all that follows it
+        pytest.param(_ARTICLE_THEN_FURNITURE, 0.4, 0, 3, id="late-heading"),
+        # early on, the same words title a box inside the article
+        pytest.param(_BOX_IN_ARTICLE, 0.4, 0, 4, id="early-heading-kept"),
+        pytest.param(_BOX_IN_ARTICLE, 0.0, 0, 1, id="early-heading-no-position-guard"),
+        # a short paragraph naming furniture counts only when labels are on
+        pytest.param(_LABEL_AFTER_ARTICLE, 0.4, 6, 1, id="late-label"),
+        pytest.param(_LABEL_AFTER_ARTICLE, 0.4, 0, 3, id="headings-only"),
+        # one-word labels are buttons inside posts; long paragraphs are prose
+        pytest.param(_THREAD_WITH_SHORT_POSTS, 0.4, 6, 4, id="one-word-and-long-kept"),
+    ],
+)
+def test_the_furniture_cut_keeps_what_stands_before_it(
+    items: tuple[tuple[str, str], ...], min_position: float, max_label_words: int, kept: int
+) -> None:
+    blocks = _text_blocks(*items)
+    cut = cut_furniture_tail(
+        blocks, FURNITURE, min_position=min_position, max_label_words=max_label_words
     )
-    assert cut_furniture_tail(blocks, FURNITURE, min_position=0.4) == blocks
-    assert cut_furniture_tail(blocks, FURNITURE, min_position=0.0) == blocks[:1]
+    assert cut == blocks[:kept]
 
 
 def test_cutting_the_tail_of_no_blocks_gives_no_blocks() -> None:
@@ -840,26 +869,3 @@ def test_short_repeated_blocks_and_repeated_code_are_kept() -> None:
     )
     assert drop_repeated_blocks(blocks, min_chars=20) == blocks
     assert drop_repeated_blocks((), min_chars=20) == ()
-
-
-def test_a_late_furniture_label_paragraph_ends_the_content() -> None:
-    blocks = _text_blocks(
-        ("p", "The article's only paragraph, long enough to carry the page. " * 2),
-        ("p", "Was this page helpful?"),
-        ("p", "Yes No"),
-    )
-    assert cut_furniture_tail(blocks, FURNITURE, min_position=0.4, max_label_words=6) == (
-        blocks[:1]
-    )
-    # headings only: the paragraph stays
-    assert cut_furniture_tail(blocks, FURNITURE, min_position=0.4) == blocks
-
-
-def test_one_word_and_long_furniture_paragraphs_are_kept() -> None:
-    blocks = _text_blocks(
-        ("p", "The first post of the thread, long enough to carry the page. " * 2),
-        ("p", "Share"),
-        ("p", "More from the author of this thread and many other people here"),
-        ("p", "The second post of the thread."),
-    )
-    assert cut_furniture_tail(blocks, FURNITURE, min_position=0.4, max_label_words=6) == blocks
