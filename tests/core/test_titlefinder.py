@@ -17,6 +17,7 @@ from addon.core.titlefinder import (
     aggregate,
     element_text,
     find_headline,
+    heading_labels,
     inverse_document_frequencies,
     osm,
     split_sentences,
@@ -25,6 +26,7 @@ from addon.core.titlefinder import (
     tf_cosine,
     tfidf_cosine,
     tokenize,
+    trim_to_stated,
 )
 
 METHODS: tuple[TitleMethod, ...] = ("tf", "tfidf", "osm", "aggregate")
@@ -410,3 +412,58 @@ def test_element_text_edge_cases() -> None:
     assert element_text(commented) == "Big News"
     assert element_text(lxml.html.fragment_fromstring("<h1>  Spaced \n out </h1>")) == "Spaced out"
     assert element_text(lxml.html.fragment_fromstring("<h1>x</h1>"), max_nodes=0) is None
+
+
+# --- a chosen heading cut to the stated title it holds -----------------------------------
+
+
+def test_trim_cuts_a_site_name_tail_and_keeps_the_page_typography() -> None:
+    text = "Critics’ Choice: Best Shows of 2025 – Artlyst"
+    stated = ["Critics' Choice: Best Shows of 2025", "Artlyst"]
+    assert trim_to_stated(text, stated, min_share=0.5) == "Critics’ Choice: Best Shows of 2025"
+    cut = trim_to_stated("Storm Hits Coast (example.com)", ["storm hits coast"], min_share=0.5)
+    assert cut == "Storm Hits Coast"
+
+
+def test_trim_keeps_a_subtitle_a_further_word_and_a_short_part() -> None:
+    # A subtitle after a colon or a comma and a word that follows continue the headline.
+    assert trim_to_stated("Baking Bread: A Guide", ["Baking Bread"], min_share=0.5) == (
+        "Baking Bread: A Guide"
+    )
+    assert trim_to_stated("Landscape photography", ["Landscape"], min_share=0.3) == (
+        "Landscape photography"
+    )
+    # A stated part under the share is more likely a site name inside a longer headline.
+    text = "Acme Widgets - the best widgets for home and office"
+    assert trim_to_stated(text, ["Acme Widgets"], min_share=0.5) == text
+    assert trim_to_stated(text, [text, ""], min_share=0.5) == text
+
+
+def test_trim_drops_a_leading_label_only_when_it_is_an_element_of_its_own() -> None:
+    text = "Dec 18 2025 Preparing a transition"
+    stated = ["Preparing a transition"]
+    assert trim_to_stated(text, stated, min_share=0.5) == text
+    labels = frozenset({"Dec 18 2025"})
+    assert trim_to_stated(text, stated, min_share=0.5, labels=labels) == "Preparing a transition"
+    assert trim_to_stated(text, stated, min_share=0.5, labels=labels, max_label_words=2) == text
+
+
+def test_heading_labels_are_the_texts_of_its_elements() -> None:
+    heading = lxml.html.fragment_fromstring(
+        "<h1><time>Dec <b>18</b>  2025</time> Preparing a transition</h1>"
+    )
+    assert heading_labels(heading) == {"Dec 18 2025", "18"}
+    assert heading_labels(heading, max_nodes=0) == frozenset()
+
+
+def test_chosen_heading_is_cut_to_the_title_without_its_kicker_and_source() -> None:
+    html = (
+        "<title>Quiet Storm Hits Coast | Daily</title><body><h1><span class='label'>News</span>"
+        " Quiet Storm Hits Coast (example.com)</h1><p>Body.</p></body>"
+    )
+    trimming = replace(IMPROVED, trim_min_share=0.5)
+    headline = _improved(html, trimming)
+    assert headline is not None and headline.text == "Quiet Storm Hits Coast"
+    assert headline.element is not None and headline.element.tag == "h1"
+    untrimmed = _improved(html)
+    assert untrimmed is not None and untrimmed.text == "News Quiet Storm Hits Coast (example.com)"
