@@ -26,7 +26,7 @@ from addon.core.metadata import PageMeta, read_metadata
 from addon.core.params import DanagParams, ExtendParams, ExtractParams, params_for
 from addon.core.preprocess import (
     boilerplate_pattern,
-    drop_boilerplate,
+    drop_boilerplate_and_footer,
     drop_chrome,
     drop_non_content,
     opens_discussion,
@@ -102,8 +102,15 @@ def _extract_tree(
     drop_non_content(root)
     if params.extend.drop_chrome:
         drop_chrome(root, max_share=params.extend.chrome_max_share)
-    if words := furniture_words(root, params.extend):
-        drop_boilerplate(root, boilerplate_pattern(words), max_share=params.extend.chrome_max_share)
+    words = furniture_words(root, params.extend)
+    if words or params.extend.footer_words:
+        drop_boilerplate_and_footer(
+            root,
+            words,
+            params.extend.footer_words,
+            max_share=params.extend.chrome_max_share,
+            footer_max_share=params.extend.footer_max_share,
+        )
     clock.lap("preprocess")
     lines = build_lines(root, params.danag)
     clock.lap("lines")

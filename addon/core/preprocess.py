@@ -362,15 +362,35 @@ _IDS = etree.XPath("//*/@id")
 
 def drop_boilerplate(root: HtmlElement, pattern: re.Pattern[str], *, max_share: float) -> None:
     """Remove elements whose class or id names them as furniture."""
+    drop_unless_main(_marked(root, pattern), root, max_share=max_share)
+
+
+def drop_boilerplate_and_footer(
+    root: HtmlElement, words: str, footer_words: str, *, max_share: float, footer_max_share: float
+) -> None:
+    """Remove elements named as furniture, and those named as the footer while they hold little."""
+    # One pass over the class and id values finds both; an element named only
+    # after the footer gets the smaller share, as a wrapper named after the
+    # footer below it ("page1-footer") may hold the whole page.
+    both = f"{words}|{footer_words}" if words and footer_words else words or footer_words
+    if not both:
+        return
+    marked = _marked(root, boilerplate_pattern(both))
+    furniture = boilerplate_pattern(words) if words else None
+    footers = {el for el in marked if furniture is None or not _named(el, furniture)}
+    drop_unless_main([el for el in marked if el not in footers], root, max_share=max_share)
+    drop_unless_main([el for el in marked if el in footers], root, max_share=footer_max_share)
+
+
+def _marked(root: HtmlElement, pattern: re.Pattern[str]) -> list[HtmlElement]:
+    """Return the elements whose class or id matches the pattern."""
     words = _plain_words(pattern)
     if pattern.search(" "):
         # Even an element with neither attribute would match: test them all.
-        marked = [element for element in root.iter(etree.Element) if _named(element, pattern)]
-    elif words is not None:
-        marked = _named_by_words(root, pattern, words)
-    else:
-        marked = _named_furniture(root, pattern)
-    drop_unless_main(marked, root, max_share=max_share)
+        return [element for element in root.iter(etree.Element) if _named(element, pattern)]
+    if words is not None:
+        return _named_by_words(root, pattern, words)
+    return _named_furniture(root, pattern)
 
 
 def _named(element: HtmlElement, pattern: re.Pattern[str]) -> bool:

@@ -9,6 +9,7 @@ import lxml.html
 from addon.core import Article, Skip, extract, params_for
 from addon.core.content import word_count
 from addon.core.extract import base_of, furniture_words, why_not_html
+from addon.core.preprocess import drop_boilerplate_and_footer
 
 PAGE = (
     "<html><head>{head}</head>"
@@ -81,3 +82,56 @@ def test_comments_are_furniture_unless_the_page_is_a_discussion() -> None:
     thread_text = extract(lxml.html.tostring(thread, encoding="unicode"))
     assert isinstance(thread_text, Article)
     assert "One reply" in thread_text.text
+
+
+def test_a_footer_div_is_dropped_unless_it_holds_the_page() -> None:
+    story = "<p>" + "A paragraph of the story itself, told at some length. " * 8 + "</p>"
+    fine_print = "<p>Copyright 2026 The Site. Privacy policy.</p>"
+    page = lxml.html.document_fromstring(
+        f"<html><body><div>{story}</div><div class='site-footer'>{fine_print}</div>"
+        f"<div id='footer-links'>{fine_print}</div></body></html>"
+    )
+    drop_boilerplate_and_footer(page, "", "footer", max_share=0.5, footer_max_share=0.2)
+    assert "Copyright" not in page.text_content()
+    assert "story itself" in page.text_content()
+    # A layout wrapper named after the footer below it holds the page: it stays.
+    wrapper = lxml.html.document_fromstring(
+        f"<html><body><div class='page-footer'>{story}</div>{fine_print}</body></html>"
+    )
+    drop_boilerplate_and_footer(wrapper, "", "footer", max_share=0.5, footer_max_share=0.2)
+    assert "story itself" in wrapper.text_content()
+    # Words that merely contain the word are no footer ("footerless" layouts).
+    other = lxml.html.document_fromstring(
+        f"<html><body>{story}<div class='footerless'>{fine_print}</div></body></html>"
+    )
+    drop_boilerplate_and_footer(other, "", "footer", max_share=0.5, footer_max_share=0.2)
+    assert "Copyright" in other.text_content()
+
+
+def test_furniture_named_beside_the_footer_keeps_the_furniture_share() -> None:
+    story = "<p>" + "A paragraph of the story itself, told at some length. " * 8 + "</p>"
+    share = "<div class='share'><p>" + "Share this story with a friend. " * 8 + "</p></div>"
+    # The share bar holds about a third of the page: over the footer's share,
+    # under the furniture's, so only the furniture rule can drop it.
+    page = lxml.html.document_fromstring(
+        f"<html><body><div>{story}</div>{share}<div class='footer'>{story}</div></body></html>"
+    )
+    drop_boilerplate_and_footer(page, "share", "footer", max_share=0.5, footer_max_share=0.2)
+    assert "Share this story" not in page.text_content()
+    assert page.text_content().count("story itself") == 16  # both stories stay
+    # Neither vocabulary: nothing is named, nothing goes.
+    drop_boilerplate_and_footer(page, "", "", max_share=0.5, footer_max_share=0.2)
+    assert page.text_content().count("story itself") == 16  # both stories stay
+
+
+def test_the_default_variant_drops_footer_divs_and_the_paper_variant_keeps_them() -> None:
+    story = "<p>" + "A paragraph of the story itself, told at some length. " * 8 + "</p>"
+    html = (
+        f"<html><body><article><h1>Title</h1>{story}{story}</article>"
+        "<div class='footer'><p>Copyright 2026 The Site. All rights reserved.</p></div>"
+        "</body></html>"
+    )
+    plus = extract(html)
+    assert isinstance(plus, Article)
+    assert "Copyright" not in plus.text
+    assert params_for("addanag-paper").extend.footer_words == ""
