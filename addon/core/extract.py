@@ -99,7 +99,12 @@ def _extract_tree(
 ) -> Article | Skip:
     """Run preprocessing, DANAg, TitleFinder and the output stage on a parsed page."""
     meta = read_metadata(root)
-    drop_non_content(root)
+    drop_non_content(
+        root,
+        unvoiced_max_link_share=(
+            params.extend.unvoiced_max_link_share if params.extend.keep_unvoiced else None
+        ),
+    )
     if params.extend.drop_chrome:
         drop_chrome(root, max_share=params.extend.chrome_max_share)
     words = furniture_words(root, params.extend)

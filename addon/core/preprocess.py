@@ -180,7 +180,11 @@ def _parse_utf8(source: bytes) -> HtmlElement | None:
 
 
 def drop_non_content(
-    root: HtmlElement, *, noscript_min_chars: int = 200, max_drop_share: float = 0.5
+    root: HtmlElement,
+    *,
+    noscript_min_chars: int = 200,
+    max_drop_share: float = 0.5,
+    unvoiced_max_link_share: float | None = None,
 ) -> None:
     """Remove scripts, styles, templates, hidden elements and empty noscripts in place."""
     etree.strip_elements(root, *NEVER_CONTENT, with_tail=False)
@@ -188,7 +192,7 @@ def drop_non_content(
     # nests the following text inside them: keep the text, drop the tags.
     etree.strip_tags(root, *UNKNOWN_VOIDS)
     unwrap_noscript(root, min_chars=noscript_min_chars)
-    drop_hidden(root, max_share=max_drop_share)
+    drop_hidden(root, max_share=max_drop_share, unvoiced_max_link_share=unvoiced_max_link_share)
 
 
 def drop_unless_main(elements: list[HtmlElement], root: HtmlElement, *, max_share: float) -> None:
@@ -271,12 +275,41 @@ def unwrap_noscript(root: HtmlElement, *, min_chars: int = 200) -> None:
     etree.strip_elements(root, "noscript", with_tail=False)
 
 
-def drop_hidden(root: HtmlElement, *, max_share: float = 0.5) -> None:
+def drop_hidden(
+    root: HtmlElement, *, max_share: float = 0.5, unvoiced_max_link_share: float | None = None
+) -> None:
     """Remove elements the page hides from every reader (`hidden`, `display:none`)."""
-    marks = [*_strings(_HIDDEN_ATTRIBUTE(root)), *_strings(_ARIA_HIDDEN(root))]
+    # Elements marked only aria-hidden go too, unless `unvoiced_max_link_share`
+    # is given: then only those whose text is more than that share link text.
+    marks = [*_strings(_HIDDEN_ATTRIBUTE(root))]
     marks.extend(style for style in _strings(_STYLES(root)) if _hides(style))
-    hidden = [element for element in _owners(marks) if element.tag not in ("html", "body")]
-    drop_unless_main(hidden, root, max_share=max_share)
+    hidden = _owners(marks)
+    unvoiced = _owners(_strings(_ARIA_HIDDEN(root)))
+    if unvoiced_max_link_share is not None:
+        seen = set(hidden)
+        unvoiced = [
+            element
+            for element in unvoiced
+            if element not in seen and not keeps_unvoiced(element, unvoiced_max_link_share)
+        ]
+    hidden.extend(unvoiced)
+    drop_unless_main(
+        [element for element in hidden if element.tag not in ("html", "body")],
+        root,
+        max_share=max_share,
+    )
+
+
+def keeps_unvoiced(element: HtmlElement, max_link_share: float) -> bool:
+    """Tell whether an `aria-hidden` element holds prose rather than links."""
+    # aria-hidden hides from screen readers, not from the eye: closed tabs,
+    # accordion answers and carousel slides carry it, and a reader view, having
+    # nothing to click, shows them all. Mobile menus carry it too: all links.
+    text = _text_length(element)
+    if not text:
+        return True
+    links = sum(_text_length(anchor) for anchor in element.iter("a"))
+    return links <= max_link_share * text
 
 
 # One query per attribute name, returning the attributes: `//*/@name` visits

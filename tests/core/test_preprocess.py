@@ -19,7 +19,9 @@ from addon.core.preprocess import (
     boilerplate_pattern,
     drop_boilerplate,
     drop_chrome,
+    drop_hidden,
     drop_non_content,
+    keeps_unvoiced,
     opens_discussion,
     parse,
     strip_premature_end_tags,
@@ -67,6 +69,39 @@ def test_hidden_elements_are_dropped() -> None:
         "<div aria-hidden='true'>c</div><p>d</p></body>"
     )
     assert _text(page) == "d"
+
+
+def _unvoiced_kept(html: str, share: float | None) -> str:
+    root = parse(html)
+    assert root is not None
+    drop_hidden(root, unvoiced_max_link_share=share)
+    return " ".join(" ".join(root.itertext()).split())
+
+
+def test_aria_hidden_panels_are_kept_and_aria_hidden_menus_dropped() -> None:
+    page = (
+        "<body><div role='tabpanel'><p>Open tab.</p></div>"
+        "<div role='tabpanel' aria-hidden='true'><p>Closed tab with "
+        "<a href='/x'>a link</a> in its prose.</p></div>"
+        "<div aria-hidden='true'><a href='/a'>Home</a> <a href='/b'>Shop</a></div>"
+        "<div aria-hidden='true' hidden>Hidden twice.</div>"
+        "<div aria-hidden='true' style='display:none'>Styled away.</div></body>"
+    )
+    assert _unvoiced_kept(page, 0.5) == "Open tab. Closed tab with a link in its prose."
+    # Without the share every aria-hidden element goes, as before.
+    assert _unvoiced_kept(page, None) == "Open tab."
+
+
+def test_keeps_unvoiced_weighs_link_text_against_all_text() -> None:
+    def first(html: str) -> lxml.html.HtmlElement:
+        root = parse(html)
+        assert root is not None
+        return next(root.iter("div"))
+
+    assert keeps_unvoiced(first("<div aria-hidden='true'><i></i></div>"), 0.5)
+    assert keeps_unvoiced(first("<div>an answer of words <a>one link</a></div>"), 0.5)
+    assert not keeps_unvoiced(first("<div>x <a>menu entry</a> <a>another</a></div>"), 0.5)
+    assert not keeps_unvoiced(first("<div><a>only a link</a></div>"), 0.99)
 
 
 def test_empty_and_blank_input_parse_to_nothing() -> None:
