@@ -26,8 +26,8 @@ from addon.core.metadata import PageMeta, read_metadata
 from addon.core.params import DanagParams, ExtendParams, ExtractParams, params_for
 from addon.core.preprocess import (
     boilerplate_pattern,
-    drop_boilerplate_and_footer,
     drop_chrome,
+    drop_named_furniture,
     drop_non_content,
     opens_discussion,
     parse,
@@ -107,15 +107,17 @@ def _extract_tree(
     )
     if params.extend.drop_chrome:
         drop_chrome(root, max_share=params.extend.chrome_max_share)
-    words = furniture_words(root, params.extend)
-    if words or params.extend.footer_words:
-        drop_boilerplate_and_footer(
-            root,
-            words,
-            params.extend.footer_words,
-            max_share=params.extend.chrome_max_share,
-            footer_max_share=params.extend.footer_max_share,
-        )
+    extend = params.extend
+    words = furniture_words(root, extend)
+    drop_named_furniture(
+        root,
+        words,
+        extend.footer_words,
+        extend.review_words,
+        max_share=extend.chrome_max_share,
+        footer_max_share=extend.footer_max_share,
+        review_max_sections=extend.review_max_sections,
+    )
     clock.lap("preprocess")
     lines = build_lines(root, params.danag)
     clock.lap("lines")

@@ -398,21 +398,66 @@ def drop_boilerplate(root: HtmlElement, pattern: re.Pattern[str], *, max_share: 
     drop_unless_main(_marked(root, pattern), root, max_share=max_share)
 
 
-def drop_boilerplate_and_footer(
-    root: HtmlElement, words: str, footer_words: str, *, max_share: float, footer_max_share: float
+def drop_named_furniture(
+    root: HtmlElement,
+    words: str,
+    footer_words: str,
+    review_words: str,
+    *,
+    max_share: float,
+    footer_max_share: float,
+    review_max_sections: int,
 ) -> None:
-    """Remove elements named as furniture, and those named as the footer while they hold little."""
-    # One pass over the class and id values finds both; an element named only
+    """Remove elements named as furniture, as the footer or as reviews, each kind by its rule."""
+    # One pass over the class and id values finds all three; an element named only
     # after the footer gets the smaller share, as a wrapper named after the
     # footer below it ("page1-footer") may hold the whole page.
-    both = f"{words}|{footer_words}" if words and footer_words else words or footer_words
-    if not both:
+    names = "|".join(name for name in (words, footer_words, review_words) if name)
+    if not names:
         return
-    marked = _marked(root, boilerplate_pattern(both))
-    furniture = boilerplate_pattern(words) if words else None
-    footers = {el for el in marked if furniture is None or not _named(el, furniture)}
-    drop_unless_main([el for el in marked if el not in footers], root, max_share=max_share)
-    drop_unless_main([el for el in marked if el in footers], root, max_share=footer_max_share)
+    furniture, footers, reviews = _sort_marked(
+        _marked(root, boilerplate_pattern(names)), words, review_words
+    )
+    drop_unless_main(furniture, root, max_share=max_share)
+    drop_unless_main(footers, root, max_share=footer_max_share)
+    sections = review_sections(reviews, root, max_sections=review_max_sections)
+    drop_unless_main(sections, root, max_share=max_share)
+
+
+def _sort_marked(
+    marked: list[HtmlElement], words: str, review_words: str
+) -> tuple[list[HtmlElement], list[HtmlElement], list[HtmlElement]]:
+    """Split the named elements into furniture, footers and reviews, in that precedence."""
+    furniture_names = boilerplate_pattern(words) if words else None
+    review_names = boilerplate_pattern(review_words) if review_words else None
+    furniture: list[HtmlElement] = []
+    footers: list[HtmlElement] = []
+    reviews: list[HtmlElement] = []
+    for element in marked:
+        if furniture_names is not None and _named(element, furniture_names):
+            furniture.append(element)
+        elif review_names is not None and _named(element, review_names):
+            reviews.append(element)
+        else:
+            footers.append(element)
+    return furniture, footers, reviews
+
+
+def review_sections(
+    elements: list[HtmlElement], root: HtmlElement, *, max_sections: int
+) -> list[HtmlElement]:
+    """Return the outermost of the elements still in the page; none when more than max_sections."""
+    # A shop page gathers its buyers' reviews in one section or two (a summary,
+    # the list); a word naming many separate elements names a part of every card
+    # in a grid (each tile's rating or blurb), which is the page's content.
+    # Elements inside furniture dropped before are out of the page already.
+    inside = set(elements)
+    sections = []
+    for element in elements:
+        above = list(element.iterancestors())
+        if above and above[-1] is root and not any(up in inside for up in above):
+            sections.append(element)
+    return sections if len(sections) <= max_sections else []
 
 
 def _marked(root: HtmlElement, pattern: re.Pattern[str]) -> list[HtmlElement]:

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from addon.core.params import BOILERPLATE_WORDS, COMMENT_WORDS
+from addon.core.params import BOILERPLATE_WORDS, COMMENT_WORDS, REVIEW_WORDS
 from addon.core.preprocess import (
     _XML_DECLARATION,
     _matching_values,
@@ -20,10 +20,12 @@ from addon.core.preprocess import (
     drop_boilerplate,
     drop_chrome,
     drop_hidden,
+    drop_named_furniture,
     drop_non_content,
     keeps_unvoiced,
     opens_discussion,
     parse,
+    review_sections,
     strip_premature_end_tags,
 )
 
@@ -195,6 +197,73 @@ def test_boilerplate_elements_are_dropped_unless_they_hold_the_page() -> None:
     assert "First!" not in root.text_content()
     # The related block holds most of the page's text: libxml2 nesting, kept.
     assert root.xpath("//div[@class='related']")
+
+
+def _drop_reviews(root: lxml.html.HtmlElement, words: str = "") -> None:
+    """Drop the review sections (and the furniture `words` name) as the default does."""
+    drop_named_furniture(
+        root, words, "", REVIEW_WORDS, max_share=0.5, footer_max_share=0.2, review_max_sections=4
+    )
+
+
+def test_review_sections_are_dropped() -> None:
+    story = "What the product is and does. " * 20
+    root = lxml.html.document_fromstring(
+        f"<body><div class='product'><p>{story}</p></div>"
+        "<section class='product-reviews'><div class='reviews-summary'><p>4.7 stars</p></div>"
+        "<p>Great kettle, boils fast.</p></section></body>"
+    )
+    _drop_reviews(root)
+    assert "Great kettle" not in root.text_content()
+    assert "4.7 stars" not in root.text_content()
+    assert "What the product is" in root.text_content()
+
+
+def test_review_words_on_every_card_of_a_grid_are_kept() -> None:
+    cards = "".join(
+        f"<div class='card'><h3>Kettle {n}</h3><p class='reviews-blurb'>Blurb {n}.</p></div>"
+        for n in range(5)
+    )
+    root = lxml.html.document_fromstring(f"<body>{cards}</body>")
+    _drop_reviews(root)
+    assert "Blurb 4." in root.text_content()
+
+
+def test_a_review_section_holding_the_page_is_kept() -> None:
+    root = lxml.html.document_fromstring(
+        f"<body><p>Intro.</p><div class='reviews'><p>{'A long review. ' * 40}</p></div></body>"
+    )
+    _drop_reviews(root)
+    assert "A long review." in root.text_content()
+
+
+def test_drop_reviews_without_a_match_leaves_the_page() -> None:
+    root = lxml.html.document_fromstring("<body><p class='review'>One review article.</p></body>")
+    _drop_reviews(root)
+    assert "One review article." in root.text_content()
+
+
+def test_reviews_inside_dropped_furniture_do_not_count_as_sections() -> None:
+    story = "What the product is and does. " * 20
+    tiles = "".join(
+        f"<div class='tile'><p class='reviews-count'>{n} reviews</p></div>" for n in range(5)
+    )
+    root = lxml.html.document_fromstring(
+        f"<body><p>{story}</p><div class='related'>{tiles}</div>"
+        "<div class='reviews'><p>Great kettle, boils fast.</p></div></body>"
+    )
+    _drop_reviews(root, "related")
+    assert "Great kettle" not in root.text_content()
+
+
+def test_review_sections_keep_only_the_outermost() -> None:
+    inner = lxml.html.fragment_fromstring("<p class='reviews-list'>x</p>")
+    root = lxml.html.document_fromstring("<body><div class='reviews'></div></body>")
+    outer = root.find(".//div")
+    assert outer is not None
+    outer.append(inner)
+    assert review_sections([outer, inner], root, max_sections=1) == [outer]
+    assert review_sections([outer, inner], root, max_sections=0) == []
 
 
 def _without_chrome(body: str) -> lxml.html.HtmlElement:
