@@ -393,11 +393,6 @@ _CLASSES = etree.XPath("//*/@class")
 _IDS = etree.XPath("//*/@id")
 
 
-def drop_boilerplate(root: HtmlElement, pattern: re.Pattern[str], *, max_share: float) -> None:
-    """Remove elements whose class or id names them as furniture."""
-    drop_unless_main(_marked(root, pattern), root, max_share=max_share)
-
-
 def drop_named_furniture(
     root: HtmlElement,
     words: str,

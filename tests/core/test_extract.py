@@ -9,32 +9,11 @@ import lxml.html
 from addon.core import Article, Skip, extract, params_for
 from addon.core.content import word_count
 from addon.core.extract import base_of, furniture_words, why_not_html
-from addon.core.preprocess import drop_named_furniture
 
 PAGE = (
     "<html><head>{head}</head>"
     "<body><article><h1>Title</h1><p>{text}</p>{more}</article></body></html>"
 )
-
-
-def _drop_named(
-    page: lxml.html.HtmlElement,
-    words: str,
-    footer: str,
-    *,
-    max_share: float,
-    footer_max_share: float,
-) -> None:
-    """Drop the furniture and footer a page's class and id values name (no review words)."""
-    drop_named_furniture(
-        page,
-        words,
-        footer,
-        "",
-        max_share=max_share,
-        footer_max_share=footer_max_share,
-        review_max_sections=0,
-    )
 
 
 def test_base_href_resolves_against_the_page_url() -> None:
@@ -102,46 +81,6 @@ def test_comments_are_furniture_unless_the_page_is_a_discussion() -> None:
     thread_text = extract(lxml.html.tostring(thread, encoding="unicode"))
     assert isinstance(thread_text, Article)
     assert "One reply" in thread_text.text
-
-
-def test_a_footer_div_is_dropped_unless_it_holds_the_page() -> None:
-    story = "<p>" + "A paragraph of the story itself, told at some length. " * 8 + "</p>"
-    fine_print = "<p>Copyright 2026 The Site. Privacy policy.</p>"
-    page = lxml.html.document_fromstring(
-        f"<html><body><div>{story}</div><div class='site-footer'>{fine_print}</div>"
-        f"<div id='footer-links'>{fine_print}</div></body></html>"
-    )
-    _drop_named(page, "", "footer", max_share=0.5, footer_max_share=0.2)
-    assert "Copyright" not in page.text_content()
-    assert "story itself" in page.text_content()
-    # A layout wrapper named after the footer below it holds the page: it stays.
-    wrapper = lxml.html.document_fromstring(
-        f"<html><body><div class='page-footer'>{story}</div>{fine_print}</body></html>"
-    )
-    _drop_named(wrapper, "", "footer", max_share=0.5, footer_max_share=0.2)
-    assert "story itself" in wrapper.text_content()
-    # Words that merely contain the word are no footer ("footerless" layouts).
-    other = lxml.html.document_fromstring(
-        f"<html><body>{story}<div class='footerless'>{fine_print}</div></body></html>"
-    )
-    _drop_named(other, "", "footer", max_share=0.5, footer_max_share=0.2)
-    assert "Copyright" in other.text_content()
-
-
-def test_furniture_named_beside_the_footer_keeps_the_furniture_share() -> None:
-    story = "<p>" + "A paragraph of the story itself, told at some length. " * 8 + "</p>"
-    share = "<div class='share'><p>" + "Share this story with a friend. " * 8 + "</p></div>"
-    # The share bar holds about a third of the page: over the footer's share,
-    # under the furniture's, so only the furniture rule can drop it.
-    page = lxml.html.document_fromstring(
-        f"<html><body><div>{story}</div>{share}<div class='footer'>{story}</div></body></html>"
-    )
-    _drop_named(page, "share", "footer", max_share=0.5, footer_max_share=0.2)
-    assert "Share this story" not in page.text_content()
-    assert page.text_content().count("story itself") == 16  # both stories stay
-    # Neither vocabulary: nothing is named, nothing goes.
-    _drop_named(page, "", "", max_share=0.5, footer_max_share=0.2)
-    assert page.text_content().count("story itself") == 16  # both stories stay
 
 
 def test_the_default_variant_drops_footer_divs_and_the_paper_variant_keeps_them() -> None:

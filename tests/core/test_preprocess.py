@@ -17,7 +17,6 @@ from addon.core.preprocess import (
     _source_pieces,
     _text_length,
     boilerplate_pattern,
-    drop_boilerplate,
     drop_chrome,
     drop_hidden,
     drop_named_furniture,
@@ -28,6 +27,26 @@ from addon.core.preprocess import (
     review_sections,
     strip_premature_end_tags,
 )
+
+
+def _drop_named(
+    page: lxml.html.HtmlElement,
+    words: str,
+    footer: str,
+    *,
+    max_share: float,
+    footer_max_share: float,
+) -> None:
+    """Drop the furniture and footer a page's class and id values name (no review words)."""
+    drop_named_furniture(
+        page,
+        words,
+        footer,
+        "",
+        max_share=max_share,
+        footer_max_share=footer_max_share,
+        review_max_sections=0,
+    )
 
 
 def _text(html: str) -> str:
@@ -193,7 +212,7 @@ def test_boilerplate_elements_are_dropped_unless_they_hold_the_page() -> None:
         f"<div class='related'><p>{story}{story}{story}</p></div></body>"
     )
     words = f"{BOILERPLATE_WORDS}|{COMMENT_WORDS}"
-    drop_boilerplate(root, boilerplate_pattern(words), max_share=0.5)
+    _drop_named(root, words, "", max_share=0.5, footer_max_share=0.2)
     assert "First!" not in root.text_content()
     # The related block holds most of the page's text: libxml2 nesting, kept.
     assert root.xpath("//div[@class='related']")
@@ -318,22 +337,22 @@ def test_boilerplate_names_match_as_the_pattern_reads_them() -> None:
         "<div class='shared-content'>Kept</div><ul class='a\tad'><li>Ad</li></ul></body>"
     )
     words = f"{BOILERPLATE_WORDS}|{COMMENT_WORDS}"
-    drop_boilerplate(root, boilerplate_pattern(words), max_share=0.5)
+    _drop_named(root, words, "", max_share=0.5, footer_max_share=0.2)
     assert " ".join(root.text_content().split()) == f"{story.strip()} Kept"
 
 
-def test_a_pattern_of_any_other_shape_is_searched_as_it_is() -> None:
+def test_words_that_are_not_plain_are_searched_as_their_pattern_reads_them() -> None:
     root = lxml.html.document_fromstring(
-        "<body><p>Story text that stays.</p><div class='xpromoy'>Promo</div>"
-        "<div id='footer'>Foot</div><span>Free</span></body>"
+        "<body><p>Story text that stays.</p><div class='side-promo'>Promo</div>"
+        "<div id='foot'>Foot</div><div class='xpromoy'>Free</div><div id='footer'>Kept</div></body>"
     )
-    drop_boilerplate(root, re.compile("promo|foot"), max_share=0.5)
-    assert root.text_content() == "Story text that stays.Free"
+    _drop_named(root, "pro.o|foo[t]", "", max_share=0.5, footer_max_share=0.2)
+    assert root.text_content() == "Story text that stays.FreeKept"
 
 
 def test_a_pattern_matching_a_blank_name_tests_every_element() -> None:
     root = lxml.html.document_fromstring("<body><div><p>a</p></div><p>b</p></body>")
-    drop_boilerplate(root, boilerplate_pattern("x|"), max_share=0.9)
+    _drop_named(root, "x|", "", max_share=0.9, footer_max_share=0.2)
     assert root.xpath("//body") and not root.xpath("//p")
 
 
@@ -464,3 +483,43 @@ def test_a_discussion_opens_with_comments_right_after_the_headline(
     root = lxml.html.document_fromstring(f"<html><body>{body}</body></html>")
     pattern = boilerplate_pattern(COMMENT_WORDS)
     assert opens_discussion(root, pattern, max_lead=300) is discussion
+
+
+def test_a_footer_div_is_dropped_unless_it_holds_the_page() -> None:
+    story = "<p>" + "A paragraph of the story itself, told at some length. " * 8 + "</p>"
+    fine_print = "<p>Copyright 2026 The Site. Privacy policy.</p>"
+    page = lxml.html.document_fromstring(
+        f"<html><body><div>{story}</div><div class='site-footer'>{fine_print}</div>"
+        f"<div id='footer-links'>{fine_print}</div></body></html>"
+    )
+    _drop_named(page, "", "footer", max_share=0.5, footer_max_share=0.2)
+    assert "Copyright" not in page.text_content()
+    assert "story itself" in page.text_content()
+    # A layout wrapper named after the footer below it holds the page: it stays.
+    wrapper = lxml.html.document_fromstring(
+        f"<html><body><div class='page-footer'>{story}</div>{fine_print}</body></html>"
+    )
+    _drop_named(wrapper, "", "footer", max_share=0.5, footer_max_share=0.2)
+    assert "story itself" in wrapper.text_content()
+    # Words that merely contain the word are no footer ("footerless" layouts).
+    other = lxml.html.document_fromstring(
+        f"<html><body>{story}<div class='footerless'>{fine_print}</div></body></html>"
+    )
+    _drop_named(other, "", "footer", max_share=0.5, footer_max_share=0.2)
+    assert "Copyright" in other.text_content()
+
+
+def test_furniture_named_beside_the_footer_keeps_the_furniture_share() -> None:
+    story = "<p>" + "A paragraph of the story itself, told at some length. " * 8 + "</p>"
+    share = "<div class='share'><p>" + "Share this story with a friend. " * 8 + "</p></div>"
+    # The share bar holds about a third of the page: over the footer's share,
+    # under the furniture's, so only the furniture rule can drop it.
+    page = lxml.html.document_fromstring(
+        f"<html><body><div>{story}</div>{share}<div class='footer'>{story}</div></body></html>"
+    )
+    _drop_named(page, "share", "footer", max_share=0.5, footer_max_share=0.2)
+    assert "Share this story" not in page.text_content()
+    assert page.text_content().count("story itself") == 16  # both stories stay
+    # Neither vocabulary: nothing is named, nothing goes.
+    _drop_named(page, "", "", max_share=0.5, footer_max_share=0.2)
+    assert page.text_content().count("story itself") == 16  # both stories stay
