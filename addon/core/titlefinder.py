@@ -688,7 +688,7 @@ def trim_to_stated(
         if size <= len(best) or size >= len(text) or size < min_share * len(text):
             continue
         start = folded.find(query)
-        if start < 0 or not _is_tail(text[start + size :]):
+        if start < 0 or not _is_tail(text[start + size :], labels):
             continue
         before = text[:start].strip()
         if not before or (before in labels and len(tokenize(before)) <= max_label_words):
@@ -696,11 +696,15 @@ def trim_to_stated(
     return best or text
 
 
-def _is_tail(after: str) -> bool:
-    """Tell whether what follows a headline is set off from it: a separator or a bracket."""
+def _is_tail(after: str, labels: Collection[str] = ()) -> bool:
+    """Tell whether what follows a headline is set off from it: a separator, bracket or label."""
     # " | Site", " - Section", " (example.com)" are tails; a subtitle after a colon or a
-    # comma, or a further word, continues the headline.
-    return not after or after.startswith(" (") or _TITLE_SEPARATORS.match(after) is not None
+    # comma, or a further word, continues the headline. A byline or a date nested in the
+    # heading as an element of its own ("<h3>Posted on July 1 by ...</h3>") is a tail too
+    # (headline exact match even .785 -> .787, odd .776 -> .778).
+    if not after or after.startswith(" (") or _TITLE_SEPARATORS.match(after) is not None:
+        return True
+    return after.startswith(" ") and after.strip() in labels
 
 
 def heading_labels(element: HtmlElement, *, max_nodes: int = 200) -> frozenset[str]:
@@ -722,7 +726,9 @@ def _fold(text: str) -> str:
 class _Judge:
     """Score candidates in order, keeping the first of highest positive score."""
 
-    __slots__ = ("best", "best_score", "documents", "idf", "params", "weighted", "whole", "words")
+    __slots__ = (
+        "best", "best_score", "documents", "idf", "params", "site", "weighted", "whole", "words"
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -738,6 +744,8 @@ class _Judge:
         # A verbatim copy of a <title> that carries a site name is a breadcrumb or hidden
         # heading, rarely the headline.
         self.whole = _comparable(title.whole) if title.others else None
+        site = site_part(title) if params.site_part_penalty else None
+        self.site = _comparable(site) if site else None
         self.weighted = [(query.weight, _terms(query.tokens, idf, documents)) for query in queries]
         self.words = frozenset(term for query in queries for term in query.tokens)
         self.best: _Element | None = None
@@ -756,7 +764,7 @@ class _Judge:
             # cannot lift the element above the best (float sums are monotonic).
             if match + _structure_ceiling(element, self.params) <= self.best_score:
                 continue
-            score = match + _structure_score(element, self.whole, self.params)
+            score = match + _structure_score(element, self.whole, self.site, self.params)
             if score > self.best_score:
                 self.best, self.best_score = element, score
 
@@ -817,13 +825,21 @@ def _structure_ceiling(element: _Element, params: TitleParams) -> float:
 
 def _bonus_ceiling(score: float, params: TitleParams) -> float:
     """Return a bonus after the penalties that can only raise it (a negative one)."""
-    for penalty in (params.chrome_penalty, params.home_link_penalty, params.whole_title_penalty):
+    penalties = (
+        params.chrome_penalty,
+        params.home_link_penalty,
+        params.whole_title_penalty,
+        params.site_part_penalty,
+    )
+    for penalty in penalties:
         if penalty < 0:
             score -= penalty
     return score
 
 
-def _structure_score(element: _Element, whole_title: str | None, params: TitleParams) -> float:
+def _structure_score(
+    element: _Element, whole_title: str | None, site: str | None, params: TitleParams
+) -> float:
     """Return the bonus (or penalty) an element earns by its tag, marks and place."""
     score = 0.0
     if element.tag == "h1":
@@ -835,8 +851,12 @@ def _structure_score(element: _Element, whole_title: str | None, params: TitlePa
         score -= params.chrome_penalty
     if node is not None and _links_home(node):
         score -= params.home_link_penalty
-    if whole_title is not None and _comparable(element.candidate.text) == whole_title:
-        score -= params.whole_title_penalty
+    if whole_title is not None or site is not None:
+        text = _comparable(element.candidate.text)
+        if text == whole_title:
+            score -= params.whole_title_penalty
+        if text == site:
+            score -= params.site_part_penalty
     return score
 
 
@@ -846,6 +866,16 @@ def _in_chrome(element: HtmlElement) -> bool:
         if ancestor.tag in _CHROME_TAGS or ancestor.get("role") in _CHROME_ROLES:
             return True
     return False
+
+
+def site_part(title: TitleParts) -> str | None:
+    """Return the <title>'s last part when it is not its longest: the site name, most often."""
+    # "Headline - Site" is the common order; a first part is most often the headline
+    # itself ("Quickstart — Example Docs"), and a longest last part is the core.
+    if not title.others:
+        return None
+    last = _TITLE_SEPARATORS.split(title.whole)[-1].strip()
+    return last if last and last != title.core else None
 
 
 def _first_heading(elements: Sequence[_Element]) -> Headline | None:

@@ -197,6 +197,18 @@ def test_a_button_left_open_around_the_page_is_unwrapped_small_ones_dropped() ->
         ("signatures-required", True),
         ("postbody", False),
         ("user-content", False),
+        ("about-author__text", True),
+        ("post-author-box", True),
+        ("disclaimer", True),
+        ("affiliate-disclaimer", True),
+        ("newsletter-optin", True),
+        ("opt-in-form", True),
+        ("prev-next", True),
+        ("post-navigation", True),
+        ("author-name", False),
+        ("disclaimers-page", False),
+        ("disclosure", False),
+        ("navigation-main", False),
     ],
 )
 def test_boilerplate_words_open_or_close_a_class_token(names: str, furniture: bool) -> None:
@@ -216,6 +228,18 @@ def test_boilerplate_elements_are_dropped_unless_they_hold_the_page() -> None:
     assert "First!" not in root.text_content()
     # The related block holds most of the page's text: libxml2 nesting, kept.
     assert root.xpath("//div[@class='related']")
+
+
+def test_boxes_around_a_post_are_dropped() -> None:
+    story = "Words of the story. " * 30
+    root = lxml.html.document_fromstring(
+        "<body><article><p class='affiliate-disclaimer'>We may earn a commission.</p>"
+        f"<p>{story}</p><div class='about-author'><p>Ann writes about tea.</p></div>"
+        "<div class='optin-box'><form><p>Get our posts by e-mail</p></form></div>"
+        "<nav class='post-navigation'><a href='/old'>Previous post</a></nav></article></body>"
+    )
+    _drop_named(root, BOILERPLATE_WORDS, "", max_share=0.5, footer_max_share=0.2)
+    assert " ".join(root.text_content().split()) == story.strip()
 
 
 def _drop_reviews(root: lxml.html.HtmlElement, words: str = "") -> None:

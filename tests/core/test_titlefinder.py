@@ -20,6 +20,7 @@ from addon.core.titlefinder import (
     heading_labels,
     inverse_document_frequencies,
     osm,
+    site_part,
     split_sentences,
     split_title,
     text_fragments,
@@ -260,6 +261,26 @@ def test_verbatim_title_copy_loses_to_the_shorter_heading() -> None:
     assert no_penalty is not None and no_penalty.text == "Foo Bar Baz | Site"
 
 
+def test_site_part_is_the_last_part_unless_it_is_the_longest() -> None:
+    assert site_part(split_title("Defining Shared Behavior - The Book")) == "The Book"
+    assert site_part(split_title("Docs | A Much Longer Site Name Here")) is None
+    assert site_part(split_title("Site | Headline | Rust")) == "Rust"
+    assert site_part(split_title("No separator here")) is None
+    assert site_part(split_title("")) is None
+
+
+def test_heading_naming_the_site_loses_to_the_headline() -> None:
+    html = (
+        "<title>Defining Shared Behavior - The Book Of Rust</title>"
+        "<h1 class='menu-title'>The Book Of Rust</h1><h2>Defining Shared Behavior</h2><p>Body.</p>"
+    )
+    headline = _improved(html, replace(IMPROVED, site_part_penalty=0.4))
+    assert headline is not None and headline.text == "Defining Shared Behavior"
+    assert headline.element is not None and headline.element.tag == "h2"
+    no_penalty = _improved(html)
+    assert no_penalty is not None and no_penalty.text == "The Book Of Rust"
+
+
 def test_heading_in_navigation_is_penalised() -> None:
     html = (
         "<title>Garden Tools</title><body><nav><h3 class='menu-title'>Garden Tools</h3></nav>"
@@ -446,6 +467,17 @@ def test_trim_drops_a_leading_label_only_when_it_is_an_element_of_its_own() -> N
     labels = frozenset({"Dec 18 2025"})
     assert trim_to_stated(text, stated, min_share=0.5, labels=labels) == "Preparing a transition"
     assert trim_to_stated(text, stated, min_share=0.5, labels=labels, max_label_words=2) == text
+
+
+def test_trim_drops_a_trailing_element_of_its_own_but_not_a_glued_word() -> None:
+    text = "Top Strategies for Speed Posted on July 1 by Ann"
+    stated = ["Top Strategies for Speed"]
+    assert trim_to_stated(text, stated, min_share=0.5) == text
+    labels = frozenset({"Posted on July 1 by Ann", "Ann"})
+    assert trim_to_stated(text, stated, min_share=0.5, labels=labels) == stated[0]
+    # The label must stand apart: text glued to the title is part of a longer word.
+    glued = "Top Strategies for Speedway"
+    assert trim_to_stated(glued, stated, min_share=0.5, labels={"way"}) == glued
 
 
 def test_heading_labels_are_the_texts_of_its_elements() -> None:
