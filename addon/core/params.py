@@ -226,6 +226,9 @@ class ExtendParams:
     # ... when the words name at most this many separate elements: more are parts
     # of a grid's cards (each tile's rating or blurb), the page's content.
     review_max_sections: int = 0
+    # Keep a heading that is all link text when its links point into the page
+    # itself (a section's permalink, "#usage"): it names a section, not another page.
+    spare_permalink_headings: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,6 +320,12 @@ ALGORITHMS: dict[str, ExtractParams] = {
             # "testimonials": service .829 -> .826
             review_words=REVIEW_WORDS,
             review_max_sections=4,
+            # off: even .84679 / odd .84508 (documentation .9487 / .9059, article .9510
+            # / .9409); on: .84689 / .84523 (documentation .9495 / .9072, article .9511 /
+            # .9410; with/without snippets and headlines unchanged); links to any target
+            # inside the heading's grandparent too (an accordion's question): even
+            # .84692, but a product's tab titles come back
+            spare_permalink_headings=True,
         ),
     ),
 }

@@ -10,7 +10,7 @@ from lxml.html import HtmlElement
 from addon.core.danag import Selection
 from addon.core.lines import BLOCK_TAGS, Line
 from addon.core.params import ExtendParams
-from addon.core.titlefinder import Headline
+from addon.core.titlefinder import HEADING_TAGS, Headline
 
 # A subtree this high in the page is a layout wrapper, not an article.
 LAYOUT_TAGS = frozenset({"html", "body"})
@@ -39,7 +39,8 @@ def choose_content(
     max_link_share = extend.max_link_share
     if link_share(lines, selected) > extend.listing_min_link_share:
         max_link_share = 1.0  # a listing: its links are the content
-    kept = [i for i in selected if not _link_dense(lines[i], max_link_share)]
+    spare = extend.spare_permalink_headings
+    kept = [i for i in selected if not _link_dense(lines[i], max_link_share, spare=spare)]
     if not kept:
         return Chosen([])
     top = lowest_common_ancestor([lines[i].element for i in kept])
@@ -49,14 +50,14 @@ def choose_content(
             lines, selection, headline.element, top, kept=kept, extend=extend
         )
         inside = inside if inside is not None else _line_owners_within(top)
-        kept = _lines_within(lines, inside, max_link_share)
+        kept = _lines_within(lines, inside, max_link_share, spare=spare)
         if extend.drop_before_headline:
             kept = _after(lines, kept, headline.element)
     evidence: list[int] | None = None
     if inside is None:
         inside = _line_owners_within(top)
         if extend.keep_unselected_within:
-            evidence, kept = kept, _lines_within(lines, inside, max_link_share)
+            evidence, kept = kept, _lines_within(lines, inside, max_link_share, spare=spare)
     drop = _unkept_elements(lines, kept, top, inside)
     if headline is not None and headline.element is not None:
         drop.add(headline.element)
@@ -95,9 +96,33 @@ def link_share(lines: Sequence[Line], selected: Sequence[int]) -> float:
     return sum(lines[i].link_chars for i in selected) / chars if chars else 0.0
 
 
-def _link_dense(line: Line, max_share: float) -> bool:
+def _link_dense(line: Line, max_share: float, *, spare: bool = False) -> bool:
     """Tell whether a line's text is mostly link text (share above `max_share`)."""
-    return max_share < 1.0 and line.t1 > 0 and line.link_chars > max_share * len(line.text)
+    if max_share >= 1.0 or line.t1 <= 0 or line.link_chars <= max_share * len(line.text):
+        return False
+    return not (spare and is_permalink_heading(line))
+
+
+def is_permalink_heading(line: Line) -> bool:
+    """Tell whether a line is a heading whose every link points at the heading itself."""
+    # Documentation and blogs link each section heading to its own anchor (a
+    # permalink to share): the link leads nowhere else, the heading is content.
+    # Headings linking to other sections are a table of contents, not content.
+    if line.tag not in HEADING_TAGS:
+        return False
+    heading = line.element
+    hrefs = [(anchor.get("href") or "").strip() for anchor in heading.iter("a")]
+    if not hrefs or not all(href.startswith("#") and len(href) > 1 for href in hrefs):
+        return False
+    own = _own_anchors(heading)
+    return all(href[1:] in own for href in hrefs)
+
+
+def _own_anchors(heading: HtmlElement) -> set[str]:
+    """Return the ids and anchor names a heading carries, itself, inside, or on its parent."""
+    parent = heading.getparent()
+    marked = [*heading.iter(), *([parent] if parent is not None else [])]
+    return {value for el in marked for value in (el.get("id"), el.get("name")) if value}
 
 
 def _enclose_headline(
@@ -116,12 +141,14 @@ def _after(lines: Sequence[Line], kept: list[int], headline: HtmlElement) -> lis
     return kept if first is None else [index for index in kept if index > first]
 
 
-def _lines_within(lines: Sequence[Line], inside: set[HtmlElement], max_share: float) -> list[int]:
+def _lines_within(
+    lines: Sequence[Line], inside: set[HtmlElement], max_share: float, *, spare: bool = False
+) -> list[int]:
     """Return the indices of the non-link-dense lines whose elements are in `inside`."""
     within = [index for index, line in enumerate(lines) if line.element in inside]
     if max_share >= 1.0:  # no line is link-dense: no test per line
         return within
-    return [index for index in within if not _link_dense(lines[index], max_share)]
+    return [index for index in within if not _link_dense(lines[index], max_share, spare=spare)]
 
 
 def _unkept_elements(

@@ -1,12 +1,20 @@
 """From selected lines back to subtrees: link-dense lines, listings, enclosing the headline."""
 
+from dataclasses import replace
+
 import lxml.html
 from lxml.html import HtmlElement
 
 from addon.core.danag import Selection
 from addon.core.lines import Line, build_lines
 from addon.core.params import DanagParams, ExtendParams
-from addon.core.tree import choose_content, line_of, link_share, lowest_common_ancestor
+from addon.core.tree import (
+    choose_content,
+    is_permalink_heading,
+    line_of,
+    link_share,
+    lowest_common_ancestor,
+)
 
 EXTEND = ExtendParams(max_link_share=0.8, listing_min_link_share=0.2)
 
@@ -134,3 +142,38 @@ def test_without_the_rule_every_kept_line_is_evidence() -> None:
     chosen = choose_content(lines, _selected_only(lines, dense), None, ExtendParams())
     assert chosen.evidence is None
     assert chosen.lines == dense
+
+
+def _heading_line(body: str) -> Line:
+    _, lines = _lines(body)
+    return next(line for line in lines if line.tag == "h2")
+
+
+def test_a_heading_linked_to_itself_is_a_permalink() -> None:
+    own = _heading_line("<h2 id='usage'><a href='#usage'>Usage</a></h2>")
+    inside = _heading_line("<h2><a name='usage' href='#usage'>Usage</a></h2>")
+    section = _heading_line("<section id='usage'><h2><a href='#usage'>Usage</a></h2></section>")
+    assert all(is_permalink_heading(line) for line in (own, inside, section))
+
+
+def test_a_heading_linked_elsewhere_is_no_permalink() -> None:
+    other = _heading_line("<h2 id='a'><a href='#b'>Usage</a></h2><p id='b'>Text</p>")
+    page = _heading_line("<h2 id='a'><a href='/usage#a'>Usage</a></h2>")
+    bare = _heading_line("<h2 id='a'><a href='#'>Usage</a></h2>")
+    paragraph = build_lines(
+        lxml.html.document_fromstring("<p id='a'><a href='#a'>Usage</a></p>"), DanagParams()
+    )[-1]
+    assert not any(is_permalink_heading(line) for line in (other, page, bare, paragraph))
+
+
+def test_permalink_headings_are_kept_among_the_paragraphs() -> None:
+    body = (
+        "<p>" + "A long paragraph of the guide itself. " * 10 + "</p>"
+        "<h2 id='setup'><a href='#setup'>Setting up the server</a></h2>"
+        "<p>" + "Another paragraph that the guide needs. " * 10 + "</p>"
+        "<h2 id='x'><a href='#elsewhere'>Jump to another section</a></h2>"
+    )
+    spared = _chosen_text(body, replace(EXTEND, spare_permalink_headings=True))
+    assert "Setting up the server" in spared
+    assert "Jump to another section" not in spared
+    assert "Setting up the server" not in _chosen_text(body)
