@@ -109,7 +109,7 @@ def _extract_tree(
         drop_chrome(root, max_share=params.extend.chrome_max_share)
     extend = params.extend
     words = furniture_words(root, extend)
-    drop_named_furniture(
+    banners = drop_named_furniture(
         root,
         words,
         extend.footer_words,
@@ -117,7 +117,10 @@ def _extract_tree(
         max_share=extend.chrome_max_share,
         footer_max_share=extend.footer_max_share,
         review_max_sections=extend.review_max_sections,
+        consent_words=extend.consent_words,
     )
+    if why := banner_only(root, banners, min_rest=extend.consent_min_rest):
+        return Skip(why)
     clock.lap("preprocess")
     lines = build_lines(root, params.danag)
     clock.lap("lines")
@@ -145,6 +148,18 @@ def _extract_tree(
     clock.lap("output")
     found = _Found(lines, selection, headline, chosen, meta)
     return _article(blocks, found, url=url, params=params, clock=clock)
+
+
+def banner_only(root: HtmlElement, banner_chars: int, *, min_rest: int) -> str:
+    """Return why to skip a page its consent banner held nearly all of, or ""."""
+    # Its content is rendered by script: the original page serves the reader
+    # better than a reader view of what little markup is left.
+    if not banner_chars or len(root.text_content().strip()) >= min_rest:
+        return ""
+    return (
+        f"no main content found: the page holds a cookie-consent banner ({banner_chars}"
+        " characters) and little else; its content is rendered by script"
+    )
 
 
 def furniture_words(root: HtmlElement, params: ExtendParams) -> str:

@@ -402,21 +402,77 @@ def drop_named_furniture(
     max_share: float,
     footer_max_share: float,
     review_max_sections: int,
-) -> None:
-    """Remove elements named as furniture, as the footer or as reviews, each kind by its rule."""
-    # One pass over the class and id values finds all three; an element named only
+    consent_words: str = "",
+) -> int:
+    """Remove elements named as furniture, footer, reviews or consent; return the consent's text."""
+    # One pass over the class and id values finds all four; an element named only
     # after the footer gets the smaller share, as a wrapper named after the
     # footer below it ("page1-footer") may hold the whole page.
+    classes, ids = _strings(_CLASSES(root)), _strings(_IDS(root))
+    held = drop_consent(root, [*classes, *ids], consent_words) if consent_words else 0
     names = "|".join(name for name in (words, footer_words, review_words) if name)
     if not names:
-        return
+        return held
     furniture, footers, reviews = _sort_marked(
-        _marked(root, boilerplate_pattern(names)), words, review_words
+        _marked(root, boilerplate_pattern(names), classes, ids), words, review_words
     )
     drop_unless_main(furniture, root, max_share=max_share)
     drop_unless_main(footers, root, max_share=footer_max_share)
     sections = review_sections(reviews, root, max_sections=review_max_sections)
     drop_unless_main(sections, root, max_share=max_share)
+    return held
+
+
+def drop_consent(root: HtmlElement, values: list[etree._ElementUnicodeResult], words: str) -> int:
+    """Remove the elements a class or id value names as consent banners; return their text."""
+    # A banner is never the article, though a preference centre listing every
+    # purpose may outweigh a page whose own content its script renders: the
+    # share that spares other furniture holding most of the page does not apply.
+    found = consent_values(set(values), words)
+    if not found:
+        return 0
+    banners = [
+        element
+        for element in dict.fromkeys(_owners([value for value in values if value in found]))
+        if element.tag not in _NOT_FURNITURE
+    ]
+    inside = set(banners)
+    held = sum(
+        _text_length(banner)
+        for banner in banners
+        if not any(up in inside for up in banner.iterancestors())
+    )
+    drop_all(root, banners)
+    return held
+
+
+def consent_values(values: set[str], words: str) -> set[str]:
+    """Return the values that name a consent banner: a word anywhere, in any case."""
+    # Consent managers name their containers inside a token
+    # ("onetrust-consent-sdk", "CybotCookiebotDialog"). One search over all the
+    # values lowered and joined rules out most pages: a case-blind pattern of
+    # many words costs several times more, value by value. Values may hold any
+    # character: a hit is traced back to its value by offset, not by separator.
+    pattern = re.compile(words)
+    if pattern.search("\n".join(values).lower()) is None:
+        return set()
+    ordered = list(values)
+    lowered = [consent_name(value) for value in ordered]
+    ends = list(accumulate(len(value) + 1 for value in lowered))
+    return {
+        ordered[bisect_right(ends, hit.start())]
+        for hit in pattern.finditer("\n".join(lowered))
+    }
+
+
+# A taxonomy term a blog engine writes into a post's class ("category-gdpr",
+# "tag-consent") names what the post is about, not a banner.
+_TAXONOMY_TERM = re.compile(r"(?<!\S)(?:category|tag|tags|topic)-\S*")
+
+
+def consent_name(value: str) -> str:
+    """Lowercase a class or id value for the consent words, without its taxonomy terms."""
+    return _TAXONOMY_TERM.sub(" ", value.lower())
 
 
 def _sort_marked(
@@ -455,15 +511,20 @@ def review_sections(
     return sections if len(sections) <= max_sections else []
 
 
-def _marked(root: HtmlElement, pattern: re.Pattern[str]) -> list[HtmlElement]:
-    """Return the elements whose class or id matches the pattern."""
+def _marked(
+    root: HtmlElement,
+    pattern: re.Pattern[str],
+    classes: list[etree._ElementUnicodeResult],
+    ids: list[etree._ElementUnicodeResult],
+) -> list[HtmlElement]:
+    """Return the elements whose class or id (among `classes` and `ids`) matches the pattern."""
     words = _plain_words(pattern)
     if pattern.search(" "):
         # Even an element with neither attribute would match: test them all.
         return [element for element in root.iter(etree.Element) if _named(element, pattern)]
     if words is not None:
-        return _named_by_words(root, pattern, words)
-    return _named_furniture(root, pattern)
+        return _named_by_words([*classes, *ids], pattern, words)
+    return _named_furniture(classes, ids, pattern)
 
 
 def _named(element: HtmlElement, pattern: re.Pattern[str]) -> bool:
@@ -473,13 +534,12 @@ def _named(element: HtmlElement, pattern: re.Pattern[str]) -> bool:
 
 
 def _named_by_words(
-    root: HtmlElement, pattern: re.Pattern[str], words: set[str]
+    values: list[etree._ElementUnicodeResult], pattern: re.Pattern[str], words: set[str]
 ) -> list[HtmlElement]:
     """Return the elements whose class or id matches a pattern of plain words."""
     # The words hold no space, so the pattern matches "class id" exactly when it
     # matches the class or the id alone: match each distinct value once (class
     # lists repeat across a page), and fetch only the matching values' elements.
-    values = [*_strings(_CLASSES(root)), *_strings(_IDS(root))]
     found = _matching_values(set(values), pattern, words)
     if not found:
         return []
@@ -487,26 +547,29 @@ def _named_by_words(
     return [element for element in owners if element.tag not in _NOT_FURNITURE]
 
 
-def _named_furniture(root: HtmlElement, pattern: re.Pattern[str]) -> list[HtmlElement]:
+def _named_furniture(
+    classes: list[etree._ElementUnicodeResult],
+    ids: list[etree._ElementUnicodeResult],
+    pattern: re.Pattern[str],
+) -> list[HtmlElement]:
     """Return the elements whose "class id" names match a pattern that " " does not match."""
     # Only elements with a class or an id can match: read the few with an id
     # whole, the others as "class ", each distinct class once.
-    ids = {
+    identified = {
         element: f"{element.get('class', '')} {ident}"
-        for ident in _strings(_IDS(root))
+        for ident in ids
         if isinstance(element := ident.getparent(), HtmlElement)
     }
-    classes = _strings(_CLASSES(root))
     furniture = {value for value in set(classes) if pattern.search(f"{value} ")}
     marked = [
         element
-        for element, names in ids.items()
+        for element, names in identified.items()
         if element.tag not in _NOT_FURNITURE and pattern.search(names)
     ]
     marked.extend(
         element
         for element in _owners([value for value in classes if value in furniture])
-        if element not in ids and element.tag not in _NOT_FURNITURE
+        if element not in identified and element.tag not in _NOT_FURNITURE
     )
     return marked
 

@@ -94,3 +94,23 @@ def test_the_default_variant_drops_footer_divs_and_the_paper_variant_keeps_them(
     assert isinstance(plus, Article)
     assert "Copyright" not in plus.text
     assert params_for("addanag-paper").extend.footer_words == ""
+
+
+def test_a_page_holding_only_a_consent_banner_is_skipped() -> None:
+    banner = "<p>We and our partners use cookies to measure and personalise. </p>" * 10
+    page = f"<body><div id='app'></div><div id='onetrust-consent-sdk'>{banner}</div></body>"
+    result = extract(page)
+    assert isinstance(result, Skip) and "cookie-consent banner" in result.reason
+    # The paper variant knows no banners: it outputs the banner as the article.
+    assert isinstance(extract(page, params=params_for("addanag-paper")), Article)
+
+
+def test_a_consent_banner_beside_the_story_is_left_out() -> None:
+    story = "<p>The fern needs repotting every two years, in spring.</p>" * 5
+    banner = "<p>We and our partners use cookies to measure and personalise.</p>" * 20
+    result = extract(
+        f"<html><body><main><h1>Ferns</h1>{story}</main>"
+        f"<div class='cookie-notice'>{banner}</div></body></html>"
+    )
+    assert isinstance(result, Article)
+    assert "repotting" in result.text and "cookies" not in result.text

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from addon.core.params import BOILERPLATE_WORDS, COMMENT_WORDS, REVIEW_WORDS
+from addon.core.params import BOILERPLATE_WORDS, COMMENT_WORDS, CONSENT_WORDS, REVIEW_WORDS
 from addon.core.preprocess import (
     _XML_DECLARATION,
     _matching_values,
@@ -17,6 +17,8 @@ from addon.core.preprocess import (
     _source_pieces,
     _text_length,
     boilerplate_pattern,
+    consent_name,
+    consent_values,
     drop_chrome,
     drop_hidden,
     drop_named_furniture,
@@ -547,3 +549,80 @@ def test_furniture_named_beside_the_footer_keeps_the_furniture_share() -> None:
     # Neither vocabulary: nothing is named, nothing goes.
     _drop_named(page, "", "", max_share=0.5, footer_max_share=0.2)
     assert page.text_content().count("story itself") == 16  # both stories stay
+
+
+@pytest.mark.parametrize(
+    ("value", "banner"),
+    [
+        ("onetrust-consent-sdk", True),
+        ("CybotCookiebotDialog", True),
+        ("qc-cmp2-container", True),
+        ("sp_message_container_123", True),
+        ("site-cookie-notice", True),
+        ("chocolate-chip-cookies", False),
+        ("trusted-by", False),
+        ("recipe", False),
+        # a post's taxonomy terms name its subject: an article about consent stays
+        ("post type-post category-gdpr tag-consent", False),
+        ("tags-consent", False),
+        ("post category-news cookie-notice", True),
+    ],
+)
+def test_consent_values_name_a_banner_anywhere_in_a_token(value: str, banner: bool) -> None:
+    assert (consent_values({value, "story", "x"}, CONSENT_WORDS) == {value}) is banner
+
+
+def test_consent_values_returns_each_matching_value_once() -> None:
+    # Values may hold the joining newline and change length when lowered.
+    values = {"didomi-host", "a\n\nb\n", "\u0130\u0130 x", "GDPR-box", "main\nconsent"}
+    assert consent_values(values, CONSENT_WORDS) == {"didomi-host", "GDPR-box", "main\nconsent"}
+
+
+def _drop_furniture_and_banners(root: lxml.html.HtmlElement) -> int:
+    """Drop the furniture and consent banners as the default does; return the banners' text."""
+    return drop_named_furniture(
+        root,
+        BOILERPLATE_WORDS,
+        "",
+        "",
+        max_share=0.5,
+        footer_max_share=0.2,
+        review_max_sections=0,
+        consent_words=CONSENT_WORDS,
+    )
+
+
+def test_a_consent_banner_is_dropped_whatever_its_share() -> None:
+    purposes = "These cookies measure the site. " * 40
+    root = lxml.html.document_fromstring(
+        "<body class='cookie-banner-visible'><main><p>The story.</p></main>"
+        f"<div id='onetrust-consent-sdk'><div id='onetrust-pc-sdk'><p>{purposes}</p></div>"
+        "</div></body>"
+    )
+    assert _drop_furniture_and_banners(root) == len(purposes)
+    assert " ".join(root.text_content().split()) == "The story."
+
+
+def test_a_post_about_consent_is_no_banner() -> None:
+    story = "What informed consent means in a clinical trial. " * 20
+    root = lxml.html.document_fromstring(
+        f"<body><div class='post-7 post category-gdpr tag-consent'><p>{story}</p></div></body>"
+    )
+    assert _drop_furniture_and_banners(root) == 0
+    assert root.text_content() == story
+
+
+def test_without_a_banner_nothing_is_counted_and_furniture_still_goes() -> None:
+    root = lxml.html.document_fromstring(
+        "<body><p>The story.</p><div class='related'>More</div></body>"
+    )
+    assert _drop_furniture_and_banners(root) == 0
+    assert root.text_content() == "The story."
+
+
+@given(st.sets(st.text(alphabet=st.sampled_from("aco\nnsetİ\u0130-_ CG"), max_size=12), max_size=8))
+@settings(max_examples=200, deadline=None)
+def test_consent_values_match_value_by_value(values: set[str]) -> None:
+    pattern = re.compile(CONSENT_WORDS)
+    expected = {value for value in values if pattern.search(consent_name(value))}
+    assert consent_values(values | {"consent"}, CONSENT_WORDS) == expected | {"consent"}
