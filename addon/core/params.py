@@ -20,8 +20,12 @@ BOILERPLATE_WORDS = (
     # widget (a product's details in an accordion): odd .8442, one product .80 lower
     "about-author|author-box|disclaimer|optin|opt-in|prev-next|post-navigation|post-nav|"
     # a forum post's furniture: the poster's signature, rank and profile box,
-    # the reactions bar (without them: forum F1 even .696 / odd .672; with: .709 / .683)
-    "signatures?|usertitle|postprofile|reactionsbar"
+    # the reactions bar (without them: forum F1 even .696 / odd .672; with: .709 / .683),
+    # the poster's stats beside each post ("Joined", "Messages", "Reaction score") and
+    # rank badge ("New Member"), repeated with every post (without: even .8489 / odd
+    # .8463, forum .772 / .739; userextras alone: even .8495, forum .780; with
+    # userbanner: .8497 / .8468, forum .782 / .746, no page lower)
+    "signatures?|usertitle|postprofile|reactionsbar|userextras|userbanner"
 )
 # class/id words of a page's comments: furniture under an article, the content
 # of a discussion thread (see ExtendParams.discussion_max_lead).
