@@ -104,6 +104,7 @@ def _extract_tree(
         unvoiced_max_link_share=(
             params.extend.unvoiced_max_link_share if params.extend.keep_unvoiced else None
         ),
+        place_streamed=params.extend.place_streamed,
     )
     if params.extend.drop_chrome:
         drop_chrome(root, max_share=params.extend.chrome_max_share)

@@ -185,14 +185,83 @@ def drop_non_content(
     noscript_min_chars: int = 200,
     max_drop_share: float = 0.5,
     unvoiced_max_link_share: float | None = None,
+    place_streamed: bool = False,
 ) -> None:
     """Remove scripts, styles, templates, hidden elements and empty noscripts in place."""
-    etree.strip_elements(root, *NEVER_CONTENT, with_tail=False)
+    # Streamed parts find their slots among the hidden elements: the templates
+    # go with those, in the same pass over the tree.
+    never = _NEVER_CONTENT_BUT_SLOTS if place_streamed else NEVER_CONTENT
+    etree.strip_elements(root, *never, with_tail=False)
     # libxml2 does not know <embed>, <param> and <source> as empty elements and
     # nests the following text inside them: keep the text, drop the tags.
     etree.strip_tags(root, *UNKNOWN_VOIDS)
     unwrap_noscript(root, min_chars=noscript_min_chars)
-    drop_hidden(root, max_share=max_drop_share, unvoiced_max_link_share=unvoiced_max_link_share)
+    drop_hidden(
+        root,
+        max_share=max_drop_share,
+        unvoiced_max_link_share=unvoiced_max_link_share,
+        place_streamed=place_streamed,
+    )
+
+
+# React's streaming renderer sends a page's late parts as `<div hidden id="S:n">`
+# at the end of the body, and a script moves each into its slot of the same
+# number, a `<template id="B:n">` (a suspended boundary) or `<template id="P:n">`.
+_SEGMENT_PREFIX = "S:"
+_SLOT_PREFIXES = ("B:", "P:")
+# What drop_non_content() strips first while streamed parts still need their slots.
+_NEVER_CONTENT_BUT_SLOTS = tuple(tag for tag in NEVER_CONTENT if tag != "template")
+
+
+def place_streamed_segments(hidden: list[HtmlElement]) -> set[HtmlElement]:
+    """Move the streamed `<div hidden id="S:n">` among `hidden` into their slots; return those."""
+    # The browser shows these parts where their slot stands, often the article
+    # itself; left at the end of the body they are dropped as hidden, or read
+    # out of order when they hold most of the page.
+    segments = [
+        element
+        for element in hidden
+        if element.tag == "div" and element.get("id", "").startswith(_SEGMENT_PREFIX)
+    ]
+    if not segments:
+        return set()
+    root = segments[0].getroottree().getroot()
+    slots = {
+        ident: template
+        for template in root.iter("template")
+        if (ident := template.get("id", ""))[:2] in _SLOT_PREFIXES
+    }
+    placed = set()
+    for segment in segments:
+        slot = _slot(slots, segment.get("id", "")[2:])
+        if slot is None or slot.getparent() is None or segment in slot.iterancestors():
+            continue
+        _move_before(segment, slot)
+        segment.attrib.pop("hidden", None)
+        placed.add(segment)
+    return placed
+
+
+def _slot(slots: dict[str, HtmlElement], number: str) -> HtmlElement | None:
+    """Return the boundary or placeholder slot of a segment's number."""
+    # The page's script pairs each segment with the slot of its number (all 174
+    # `$RC`/`$RS` calls on the even pages do); the scripts are gone by now.
+    for ident in (f"B:{number}", f"P:{number}"):
+        if (slot := slots.get(ident)) is not None:
+            return slot
+    return None
+
+
+def _move_before(element: HtmlElement, anchor: HtmlElement) -> None:
+    """Move an element before `anchor`, leaving its tail text where it stood."""
+    tail, element.tail = element.tail, None
+    if tail:
+        before, parent = element.getprevious(), element.getparent()
+        if before is not None:
+            before.tail = (before.tail or "") + tail
+        elif parent is not None:
+            parent.text = (parent.text or "") + tail
+    anchor.addprevious(element)
 
 
 def drop_unless_main(elements: list[HtmlElement], root: HtmlElement, *, max_share: float) -> None:
@@ -276,14 +345,22 @@ def unwrap_noscript(root: HtmlElement, *, min_chars: int = 200) -> None:
 
 
 def drop_hidden(
-    root: HtmlElement, *, max_share: float = 0.5, unvoiced_max_link_share: float | None = None
+    root: HtmlElement,
+    *,
+    max_share: float = 0.5,
+    unvoiced_max_link_share: float | None = None,
+    place_streamed: bool = False,
 ) -> None:
     """Remove elements the page hides from every reader (`hidden`, `display:none`)."""
+    # With `place_streamed`, React's streamed parts first move into their slots
+    # (see place_streamed_segments) and the slots, templates, go with the hidden.
     # Elements marked only aria-hidden go too, unless `unvoiced_max_link_share`
     # is given: then only those whose text is more than that share link text.
-    marks = [*_strings(_HIDDEN_ATTRIBUTE(root))]
-    marks.extend(style for style in _strings(_STYLES(root)) if _hides(style))
-    hidden = _owners(marks)
+    hidden = _owners(_strings(_HIDDEN_ATTRIBUTE(root)))
+    shown = place_streamed_segments(hidden) if place_streamed else set()
+    if shown:
+        hidden = [element for element in hidden if element not in shown]
+    hidden.extend(_owners(style for style in _strings(_STYLES(root)) if _hides(style)))
     unvoiced = _owners(_strings(_ARIA_HIDDEN(root)))
     if unvoiced_max_link_share is not None:
         seen = set(hidden)
@@ -293,11 +370,12 @@ def drop_hidden(
             if element not in seen and not keeps_unvoiced(element, unvoiced_max_link_share)
         ]
     hidden.extend(unvoiced)
-    drop_unless_main(
+    minor = _minor(
         [element for element in hidden if element.tag not in ("html", "body")],
         root,
         max_share=max_share,
     )
+    drop_all(root, minor, *(("template",) if place_streamed else ()))
 
 
 def keeps_unvoiced(element: HtmlElement, max_link_share: float) -> bool:

@@ -631,3 +631,37 @@ def test_consent_values_match_value_by_value(values: set[str]) -> None:
     pattern = re.compile(CONSENT_WORDS)
     expected = {value for value in values if pattern.search(consent_name(value))}
     assert consent_values(values | {"consent"}, CONSENT_WORDS) == expected | {"consent"}
+
+
+def _placed(html: str) -> str:
+    root = parse(html)
+    assert root is not None
+    drop_non_content(root, place_streamed=True)
+    return " ".join(" ".join(root.itertext()).split())
+
+
+def test_streamed_segments_take_their_slots_and_show() -> None:
+    page = (
+        "<body><h1>Title</h1><template id='B:0'></template><p>Loading</p>"
+        "<p>Footer</p><div hidden id='S:0'><p>The article.</p></div> tail"
+        "<script>$RC(\"B:0\",\"S:0\")</script></body>"
+    )
+    assert _placed(page) == "Title The article. Loading Footer tail"
+    assert _text(page) == "Title Loading Footer tail"
+
+
+def test_streamed_segments_fill_boundaries_and_placeholders_of_their_number() -> None:
+    page = (
+        "<body><template id='B:a'></template><p>middle</p><template id='P:1'></template>"
+        "<div hidden id='S:1'>last <template id='B:2'></template></div>"
+        "<div hidden id='S:a'>first</div><div hidden id='S:2'>nested</div></body>"
+    )
+    assert _placed(page) == "first middle last nested"
+
+
+def test_streamed_segment_without_a_slot_stays_hidden() -> None:
+    page = (
+        "<body><p>The visible paragraph outweighs the rest.</p><div hidden id='S:7'>orphan</div>"
+        "<div hidden id='S:8'><template id='B:8'></template>inside itself</div></body>"
+    )
+    assert _placed(page) == "The visible paragraph outweighs the rest."
