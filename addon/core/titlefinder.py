@@ -68,6 +68,10 @@ _PERMALINK_TEXTS = frozenset({"", "¶", "#", "§", "🔗", "⚓"})
 _PLAIN_QUOTES = str.maketrans("‘’‚‛“”„‟", "''''\"\"\"\"")
 # Separators between the headline and the site name in a <title>.
 _TITLE_SEPARATORS = re.compile(r"\s+(?:\||-|–|—|::|·|•|»|«|/|~)\s+|\s*\|\s*|\s+:\s+")
+# Characters that take no room on screen: soft hyphens ("Assis\xadtance" shows as one
+# word), zero-width spaces, word joiners and byte-order marks. Zero-width joiners and
+# non-joiners stay: Persian, Indic scripts and emoji sequences need them to render.
+_INVISIBLE = str.maketrans(dict.fromkeys("\xad\u200b\u2060\ufeff"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -519,12 +523,21 @@ def _named_parents(values: object) -> list[HtmlElement]:
 def _element_candidate(element: HtmlElement, params: TitleParams) -> _Candidate | None:
     """Return an element as a candidate, or None when it is empty or too long for a headline."""
     text = element_text(element, max_nodes=params.max_headline_nodes)
+    if text and params.drop_invisible and not text.isascii():
+        text = without_invisible(text)
     if not text:
         return None
     tokens = tuple(tokenize(text))
     if not tokens or len(tokens) > params.max_headline_words:
         return None
     return _Candidate(text, tokens, element)
+
+
+def without_invisible(text: str) -> str:
+    """Remove the characters a page shows as nothing (soft hyphens, zero-width spaces)."""
+    # A soft hyphen splits a word for the measures ("assis", "tance") and stays in the
+    # headline's text, where the reader sees none.
+    return " ".join(text.translate(_INVISIBLE).split())
 
 
 def _drop_full_stop(sentence: str) -> str:
@@ -642,12 +655,29 @@ def _find_improved(
     if best is not None and (best_score >= params.min_heading_score or not has_core):
         candidate = best.candidate
         text = _trimmed(candidate, (title.whole, title.core, *stated[1:]), params)
+        if params.pipe_tail_max_words:
+            text = cut_pipe_tail(text, max_words=params.pipe_tail_max_words)
         return Headline(text, candidate.element, best_score, f"headings-{params.method}")
     if not has_core:
         return None
     # No element matches well: the page shows no headline, and the <title> without its
     # site name is the closest thing to one (the reference headline on 23% of wcxb-dev).
-    return Headline(title.core, None, best_score, "title-part")
+    text = stated_part(title, og_title, min_words=params.og_part_min_words) or title.core
+    return Headline(text, None, best_score, "title-part")
+
+
+def stated_part(title: TitleParts, og_title: str | None, *, min_words: int) -> str | None:
+    """Return og:title when it is one of the <title>'s shorter parts, of at least `min_words`."""
+    # "What's your range? - Forum Name: A Longer Tagline": the longest part is the site's,
+    # and og:title names the part that is the page's own. A one-word part is a section
+    # ("Home", "Issues") more often than a headline. 0 words = off.
+    if min_words <= 0 or not og_title:
+        return None
+    og = " ".join(og_title.split())
+    if len(og.split()) < min_words:
+        return None
+    folded = og.casefold()
+    return og if any(_comparable(part) == folded for part in title.others) else None
 
 
 def _trimmed(candidate: _Candidate, stated: Sequence[str], params: TitleParams) -> str:
@@ -694,6 +724,19 @@ def trim_to_stated(
         if not before or (before in labels and len(tokenize(before)) <= max_label_words):
             best = text[start : start + size]
     return best or text
+
+
+def cut_pipe_tail(text: str, *, max_words: int) -> str:
+    """Cut a headline at its last " | " when what follows is a label of a few words."""
+    # A bar in a shown headline sets off a section, an edition or a size ("... | Opinion",
+    # "... | 2020 Edition"), which the <title> may not state; a longer part after it is
+    # a subtitle ("Trekking Backpack 40L | Lightweight & Adventure-Ready").
+    head, bar, tail = text.rpartition(" | ")
+    if not bar or not head.strip() or len(tokenize(tail)) > max_words:
+        return text
+    if not tokenize(head):
+        return text
+    return head.rstrip()
 
 
 def _is_tail(after: str, labels: Collection[str] = ()) -> bool:

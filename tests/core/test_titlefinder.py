@@ -15,6 +15,7 @@ from addon.core.titlefinder import (
     _marked_elements,
     _queries,
     aggregate,
+    cut_pipe_tail,
     element_text,
     find_headline,
     heading_labels,
@@ -23,11 +24,13 @@ from addon.core.titlefinder import (
     site_part,
     split_sentences,
     split_title,
+    stated_part,
     text_fragments,
     tf_cosine,
     tfidf_cosine,
     tokenize,
     trim_to_stated,
+    without_invisible,
 )
 
 METHODS: tuple[TitleMethod, ...] = ("tf", "tfidf", "osm", "aggregate")
@@ -499,3 +502,68 @@ def test_chosen_heading_is_cut_to_the_title_without_its_kicker_and_source() -> N
     assert headline.element is not None and headline.element.tag == "h1"
     untrimmed = _improved(html)
     assert untrimmed is not None and untrimmed.text == "News Quiet Storm Hits Coast (example.com)"
+
+
+# --- invisible characters, a bar's short tail, og:title as a <title> part ----------------
+
+
+def test_without_invisible_joins_a_word_split_by_a_soft_hyphen() -> None:
+    assert without_invisible("Home Repair Assis\xadtance\u200b Program") == (
+        "Home Repair Assistance Program"
+    )
+    assert without_invisible("\ufeff\u2060") == ""
+    # Joiners shape Persian words and emoji: they stay.
+    persian = "\u0645\u06cc\u200c\u0631\u0648\u0645"
+    assert without_invisible(persian) == persian
+    assert without_invisible("\U0001f469\u200d\U0001f4bb") == "\U0001f469\u200d\U0001f4bb"
+
+
+def test_soft_hyphen_in_a_heading_neither_splits_its_words_nor_shows() -> None:
+    html = (
+        "<title>City Department: Home Repair Assistance Program</title><body>"
+        "<h1>Home Repair Assis\xadtance Program</h1><p>Body.</p></body>"
+    )
+    headline = _improved(html, replace(IMPROVED, drop_invisible=True))
+    assert headline is not None and headline.text == "Home Repair Assistance Program"
+    assert headline.element is not None and headline.element.tag == "h1"
+    kept = _improved(html)
+    assert kept is not None and kept.text == "Home Repair Assis\xadtance Program"
+
+
+def test_cut_pipe_tail_drops_a_short_label_only() -> None:
+    assert cut_pipe_tail("Meditation and the brain | Opinion", max_words=2) == (
+        "Meditation and the brain"
+    )
+    assert cut_pipe_tail("Sundara Headphones | 2020 Edition", max_words=2) == ("Sundara Headphones")
+    # A longer part after the bar is a subtitle; a bar alone or at the start is kept.
+    text = "Trekking Backpack 40L | Lightweight & Adventure-Ready"
+    assert cut_pipe_tail(text, max_words=2) == text
+    assert cut_pipe_tail("A|B", max_words=2) == "A|B"
+    assert cut_pipe_tail(" | Opinion", max_words=2) == " | Opinion"
+    assert cut_pipe_tail("— | x", max_words=2) == "— | x"
+
+
+def test_stated_part_is_og_title_when_it_is_a_shorter_title_part() -> None:
+    title = split_title("What's your range? - Forum: DIY Electric Skateboards")
+    assert stated_part(title, "What's  your range?", min_words=2) == "What's your range?"
+    assert stated_part(title, "What's your range?", min_words=0) is None
+    assert stated_part(title, "What's your range?", min_words=5) is None
+    # og:title that is the longest part, no part at all, or missing is not offered.
+    assert stated_part(title, "Forum: DIY Electric Skateboards", min_words=2) is None
+    assert stated_part(title, "Something else entirely", min_words=2) is None
+    assert stated_part(title, None, min_words=2) is None
+
+
+def test_without_a_matching_element_og_title_part_beats_the_site_tagline() -> None:
+    html = (
+        "<title>Range question - Forum for Electric Skateboard Builders</title>"
+        "<meta property='og:title' content='Range question'><body><p>Posts.</p></body>"
+    )
+    root = lxml.html.document_fromstring(html)
+    params = replace(IMPROVED, og_part_min_words=2)
+    title = "Range question - Forum for Electric Skateboard Builders"
+    headline = find_headline(root, title, params, og_title="Range question")
+    assert headline is not None and headline.text == "Range question"
+    assert headline.method == "title-part"
+    plain = find_headline(root, title, IMPROVED, og_title="Range question")
+    assert plain is not None and plain.text == "Forum for Electric Skateboard Builders"
