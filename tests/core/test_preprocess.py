@@ -1,6 +1,7 @@
 """Preprocessing: parsing traps and what is dropped before line building."""
 
 import re
+from collections.abc import Callable
 
 import lxml.html
 import pytest
@@ -51,11 +52,16 @@ def _drop_named(
     )
 
 
-def _text(html: str) -> str:
+def _text_after(html: str, step: Callable[[lxml.html.HtmlElement], None]) -> str:
+    """Parse a page, run one preprocessing step on it, return its text, spaces collapsed."""
     root = parse(html)
     assert root is not None
-    drop_non_content(root)
+    step(root)
     return " ".join(" ".join(root.itertext()).split())
+
+
+def _text(html: str) -> str:
+    return _text_after(html, drop_non_content)
 
 
 def test_premature_end_tags_do_not_cut_the_page() -> None:
@@ -95,10 +101,7 @@ def test_hidden_elements_are_dropped() -> None:
 
 
 def _unvoiced_kept(html: str, share: float | None) -> str:
-    root = parse(html)
-    assert root is not None
-    drop_hidden(root, unvoiced_max_link_share=share)
-    return " ".join(" ".join(root.itertext()).split())
+    return _text_after(html, lambda root: drop_hidden(root, unvoiced_max_link_share=share))
 
 
 def test_aria_hidden_panels_are_kept_and_aria_hidden_menus_dropped() -> None:
@@ -634,10 +637,7 @@ def test_consent_values_match_value_by_value(values: set[str]) -> None:
 
 
 def _placed(html: str) -> str:
-    root = parse(html)
-    assert root is not None
-    drop_non_content(root, place_streamed=True)
-    return " ".join(" ".join(root.itertext()).split())
+    return _text_after(html, lambda root: drop_non_content(root, place_streamed=True))
 
 
 def test_streamed_segments_take_their_slots_and_show() -> None:
