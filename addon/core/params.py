@@ -24,8 +24,16 @@ BOILERPLATE_WORDS = (
     # the poster's stats beside each post ("Joined", "Messages", "Reaction score") and
     # rank badge ("New Member"), repeated with every post (without: even .8489 / odd
     # .8463, forum .772 / .739; userextras alone: even .8495, forum .780; with
-    # userbanner: .8497 / .8468, forum .782 / .746, no page lower)
-    "signatures?|usertitle|postprofile|reactionsbar|userextras|userbanner"
+    # userbanner: .8497 / .8468, forum .782 / .746, no page lower);
+    # older engines' poster stats ("Messages", "Likes received"; "410 posts · Joined
+    # 2002") and the hidden per-post menus of another ("Link to comment", "Share on
+    # other sites"), shown only on a click (without: even .8518 / odd .8491, forum
+    # .782 / .746; with: .8521 / .8497, forum .785 / .754, 7 and 5 pages higher, none
+    # lower, article unchanged; the other engine's share menu
+    # and post controls named as such add nothing more; "lastedit", the "Last
+    # edited" note: .85180, 5 pages lower, as the reference's post dates share its words)
+    "signatures?|usertitle|postprofile|reactionsbar|userextras|userbanner|"
+    "extrauserinfo|user-details|ipshide"
 )
 # class/id words of a page's comments: furniture under an article, the content
 # of a discussion thread (see ExtendParams.discussion_max_lead).
