@@ -655,18 +655,24 @@ def test_streamed_segments_take_their_slots_and_show() -> None:
     assert _text(page) == "Title Loading Footer tail"
 
 
-def test_streamed_segments_fill_boundaries_and_placeholders_of_their_number() -> None:
-    page = (
-        "<body><template id='B:a'></template><p>middle</p><template id='P:1'></template>"
-        "<div hidden id='S:1'>last <template id='B:2'></template></div>"
-        "<div hidden id='S:a'>first</div><div hidden id='S:2'>nested</div></body>"
-    )
-    assert _placed(page) == "first middle last nested"
-
-
-def test_streamed_segment_without_a_slot_stays_hidden() -> None:
-    page = (
-        "<body><p>The visible paragraph outweighs the rest.</p><div hidden id='S:7'>orphan</div>"
-        "<div hidden id='S:8'><template id='B:8'></template>inside itself</div></body>"
-    )
-    assert _placed(page) == "The visible paragraph outweighs the rest."
+@pytest.mark.parametrize(
+    ("page", "expected"),
+    [
+        pytest.param(
+            "<body><template id='B:a'></template><p>middle</p><template id='P:1'></template>"
+            "<div hidden id='S:1'>last <template id='B:2'></template></div>"
+            "<div hidden id='S:a'>first</div><div hidden id='S:2'>nested</div></body>",
+            "first middle last nested",
+            id="boundaries-and-placeholders-of-their-number",
+        ),
+        pytest.param(
+            "<body><p>The visible paragraph outweighs the rest.</p>"
+            "<div hidden id='S:7'>orphan</div>"
+            "<div hidden id='S:8'><template id='B:8'></template>inside itself</div></body>",
+            "The visible paragraph outweighs the rest.",
+            id="no-slot-or-its-own-slot-stays-hidden",
+        ),
+    ],
+)
+def test_streamed_segments_find_only_their_own_slots(page: str, expected: str) -> None:
+    assert _placed(page) == expected
