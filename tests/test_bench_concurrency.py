@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from addon.bench import concurrency
 from addon.bench.common import DEFAULT_DATASET, BenchPage, load_pages
 from addon.bench.concurrency import Tally
+from tests.local_http import Reply, Server, serve
 
 
 def test_tally_adds_up_and_reports() -> None:
@@ -19,6 +24,45 @@ def test_tally_adds_up_and_reports() -> None:
     assert (report["reader_views"], report["originals_sent"], report["failures"]) == (3, 1, 1)
     assert report["failure_examples"] == ["x: status 502"]
     assert report["latency_ms"]["p50"] == pytest.approx(25.0)
+
+
+def test_tally_gives_the_rate_over_the_running_time() -> None:
+    tally = Tally(reader=6, seconds=[0.01] * 6, running=2.0)
+    tally.add(Tally(original=2, seconds=[0.01] * 2, running=2.0))
+    assert tally.to_json()["pages_per_s"] == pytest.approx(2.0)
+    assert Tally().to_json()["pages_per_s"] != Tally().to_json()["pages_per_s"]  # NaN
+
+
+class _StopAfter:
+    """A stop signal that is set once the server has answered `count` requests."""
+
+    def __init__(self, server: Server, count: int) -> None:
+        self.server, self.count = server, count
+
+    def is_set(self) -> bool:
+        return len(self.server.requests) >= self.count
+
+
+def _run_loaders(rate: float | None, count: int) -> tuple[Tally, float]:
+    """Run the loading clients against a local server standing in for the proxy."""
+    page = "http://origin.test/page"
+    with serve({page: Reply(200, b"<p>page</p>")}) as server:
+        receiver, sender = multiprocessing.Pipe(duplex=False)
+        stop: Any = _StopAfter(server, count)
+        started = time.perf_counter()
+        tally = asyncio.run(concurrency._load([page], server.base, rate, stop, sender))
+        seconds = time.perf_counter() - started
+        assert receiver.poll(), "the clients said they were ready"
+    return tally, seconds
+
+
+def test_paced_loaders_start_no_more_pages_than_the_rate() -> None:
+    rate, count = 100.0, 40
+    tally, seconds = _run_loaders(rate, count)
+    assert tally.requests >= count and not tally.failures
+    # The first starts spread over one interval; after that one start per 1/rate seconds.
+    assert seconds >= (tally.requests - 1) / rate
+    assert tally.to_json()["pages_per_s"] <= rate * 1.05
 
 
 def test_probe_summary_takes_round_medians_and_the_slowdown() -> None:
@@ -85,3 +129,10 @@ def test_smoke_run_small_sample_one_round(tmp_path: Path) -> None:
     assert results["memory"]["peak_total_mib"] > 0
     assert [c["role"] for c in results["memory"]["children"]].count("worker") >= 1
     assert len(concurrency.targets(results)) == 2
+    # The floor: a bare mitmdump, its loaders paced to the rate Plainview's achieved.
+    floor = results["mitmproxy_floor"]
+    for phase in ("idle", "loaded"):
+        assert floor[phase]["requests"] == 6 and floor[phase]["failures"] == 0
+    assert floor["loaders"]["reader_views"] == 0
+    assert floor["loaders"]["requests"] >= concurrency.LOADERS
+    assert passthrough["loaders"]["pages_per_s"] > 0

@@ -69,7 +69,15 @@ CONCURRENCY: Json = {
         "slowdown_p50": 0.2,
         "slowdown_p95": 0.5,
         "loaders": {"requests": 40, "reader_views": 30, "originals_sent": 10, "failures": 0,
-                    "latency_ms": SPREAD},
+                    "latency_ms": SPREAD, "pages_per_s": 4.0},
+    },
+    "mitmproxy_floor": {
+        "idle": {"p50_ms": 4.0, "p95_ms": 6.0, "requests": 600, "failures": 0},
+        "loaded": {"p50_ms": 5.0, "p95_ms": 10.5, "requests": 600, "failures": 0},
+        "slowdown_p50": 0.25,
+        "slowdown_p95": 0.75,
+        "loaders": {"requests": 38, "reader_views": 0, "originals_sent": 38, "failures": 0,
+                    "latency_ms": SPREAD, "pages_per_s": 3.8},
     },
     "throughput": {str(n): {**LEVEL, "clients": n} for n in (1, 2, 8)},
     "failures": 0,
@@ -137,14 +145,24 @@ def test_proxy_tables() -> None:
 
 def test_concurrency_tables() -> None:
     tables = report.tables(CONCURRENCY)
-    passthrough, loaders, throughput, memory, targets = tables
+    passthrough, loaders, floor, floor_loaders, throughput, memory, targets = tables
     assert "2 largest pages (5.1-5.3 MB)" in passthrough.title
     assert passthrough.rows[-1] == ("slowdown", "20.0%", "50.0%", "", "")
-    assert loaders.rows == (("40", "30", "10", "0", "1", "2"),)
+    assert loaders.rows == (("40", "4.0", "30", "10", "0", "1", "2"),)
+    assert "bare mitmdump" in floor.title and "Plainview's rate (4.0 pages/s)" in floor.title
+    assert floor.rows[1] == ("loaded", "5.0", "10.5", "600", "0")
+    assert floor.rows[-1] == ("slowdown", "25.0%", "75.0%", "", "")
+    assert floor_loaders.rows == (("38", "3.8", "0", "38", "0", "1", "2"),)
     assert [row[0] for row in throughput.rows] == ["1", "2", "8"]
     assert throughput.rows[0][1:] == ("12.5", "1", "2", "0.50", "1.25", "3", "1", "0")
     assert memory.title == "Memory of the plainview proxy after the run"
     assert targets.rows[0][3] == "FAIL"
+
+
+def test_concurrency_tables_of_a_run_without_the_floor() -> None:
+    before = {key: value for key, value in CONCURRENCY.items() if key != "mitmproxy_floor"}
+    titles = [table.title for table in report.tables(before)]
+    assert len(titles) == 5 and not any("bare mitmdump" in title for title in titles)
 
 
 @pytest.mark.parametrize("results", [EXTRACTION, PROXY, CONCURRENCY])

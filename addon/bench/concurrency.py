@@ -3,6 +3,10 @@
 The loading clients run in a separate process, so the probe's timings measure
 the proxy rather than the load generator; idle and loaded phases alternate
 from round to round, as do the client counts of the throughput runs.
+
+The same probes then run through a bare mitmdump while its loading clients are
+paced to the page rate Plainview's achieved: the slowdown mitmproxy itself
+gives small requests while it relays those pages, the floor for any addon.
 """
 
 from __future__ import annotations
@@ -58,6 +62,12 @@ class Tally:
     original: int = 0
     failures: list[str] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
+    running: float = 0.0  # seconds the clients ran, where a rate is wanted
+
+    @property
+    def requests(self) -> int:
+        """Return how many requests were made."""
+        return self.reader + self.original + len(self.failures)
 
     def add(self, other: Tally) -> None:
         """Add another tally's counts into this one."""
@@ -65,16 +75,18 @@ class Tally:
         self.original += other.original
         self.failures += other.failures
         self.seconds += other.seconds
+        self.running += other.running
 
     def to_json(self) -> Json:
-        """Return the counts, the latency spread in ms and a few failures."""
+        """Return the counts, the latency spread in ms, the rate and a few failures."""
         return {
-            "requests": self.reader + self.original + len(self.failures),
+            "requests": self.requests,
             "reader_views": self.reader,
             "originals_sent": self.original,
             "failures": len(self.failures),
             "failure_examples": self.failures[:MAX_LISTED_FAILURES],
             "latency_ms": spread([s * 1000 for s in self.seconds]),
+            "pages_per_s": self.requests / self.running if self.running > 0 else math.nan,
         }
 
 
@@ -137,13 +149,14 @@ class Level:
 
     def to_json(self) -> Json:
         """Return the round medians and the counts."""
+        # The tally's own rate is left out: its running time is not measured here.
         return {
+            **self.tally.to_json(),
             "clients": self.clients,
             "pages_per_s": median(self.rates),
             "pages_per_s_rounds": self.rates,
             "main_cpu_cores": median(self.main_cpu),
             "workers_cpu_cores": median(self.workers_cpu),
-            **self.tally.to_json(),
         }
 
 
@@ -175,24 +188,39 @@ def _load_process(
     stop: Event,
     ready: Connection,
     results: Any,
+    *,
+    rate: float | None,
 ) -> None:
     """Keep LOADERS clients requesting the pages until told to stop; report the tally."""
-    tally = asyncio.run(_load(urls, f"http://127.0.0.1:{proxy_port}", stop, ready))
+    tally = asyncio.run(_load(urls, f"http://127.0.0.1:{proxy_port}", rate, stop, ready))
     listed = tally.failures[:MAX_LISTED_FAILURES]
-    results.put((tally.reader, tally.original, listed, len(tally.failures), tally.seconds))
+    counts = (tally.reader, tally.original, listed, len(tally.failures))
+    results.put((*counts, tally.seconds, tally.running))
 
 
-async def _load(urls: Sequence[str], proxy: str, stop: Event, ready: Connection) -> Tally:
+async def _load(
+    urls: Sequence[str], proxy: str, rate: float | None, stop: Event, ready: Connection
+) -> Tally:
     """Run the loading clients, each cycling through the pages from its own start.
 
+    With a `rate`, the clients together start at most that many pages a second.
     Once every client has had a page back, say so on `ready`: the load is steady then.
     """
     tally = Tally()
     waiting = set(range(LOADERS))
+    paced = rate is not None and math.isfinite(rate) and rate > 0
+    interval = LOADERS / rate if paced and rate else 0.0  # each client's time between starts
+    started = time.perf_counter()
 
     async def client(session: aiohttp.ClientSession, offset: int) -> None:
         index = offset
+        # Spread the paced clients' first requests over one interval.
+        next_start = started + interval * offset / LOADERS
         while not stop.is_set():
+            # Pacing, not waiting: the load stays at the rate asked for.
+            await asyncio.sleep(max(0.0, next_start - time.perf_counter()))
+            # A client that fell behind does not catch up in a burst.
+            next_start = max(next_start, time.perf_counter()) + interval
             await _fetch_page(session, urls[index % len(urls)], proxy, tally)
             index += 1
             if offset in waiting:
@@ -202,13 +230,17 @@ async def _load(urls: Sequence[str], proxy: str, stop: Event, ready: Connection)
 
     async with _session(LOADERS) as session:
         await asyncio.gather(*(client(session, i) for i in range(LOADERS)))
+    tally.running = time.perf_counter() - started
     return tally
 
 
 class Loaders:
-    """LOADERS clients in a child process, requesting the largest pages until stopped."""
+    """LOADERS clients in a child process, requesting the largest pages until stopped.
 
-    def __init__(self, urls: Sequence[str], proxy_port: int) -> None:
+    With a `rate`, they start at most that many pages a second between them.
+    """
+
+    def __init__(self, urls: Sequence[str], proxy_port: int, rate: float | None = None) -> None:
         context = multiprocessing.get_context("spawn")
         self._stop = context.Event()
         self._ready, ready = context.Pipe(duplex=False)
@@ -216,6 +248,7 @@ class Loaders:
         self._process = context.Process(
             target=_load_process,
             args=(list(urls), proxy_port, self._stop, ready, self._results),
+            kwargs={"rate": rate},
             daemon=True,
         )
         self.tally = Tally()
@@ -234,14 +267,16 @@ class Loaders:
         deadline = time.monotonic() + CLIENT_TIMEOUT * 2
         while True:
             try:
-                reader, original, failures, failed, seconds = self._results.get(timeout=0.5)
+                reader, original, failures, failed, seconds, running = self._results.get(
+                    timeout=0.5
+                )
                 break
             except queue.Empty:
                 if not self._process.is_alive() or time.monotonic() > deadline:
                     self._process.kill()
                     raise RuntimeError("the loading clients reported nothing") from None
         self._process.join()
-        self.tally = Tally(reader, original, failures, seconds)
+        self.tally = Tally(reader, original, failures, seconds, running)
         # Only the first failures travel back; the count is kept in full.
         self.tally.failures += ["(not listed)"] * (failed - len(failures))
 
@@ -272,9 +307,18 @@ def probe(origin: Origin, proxy_port: int, count: int) -> Tally:
 
 
 def passthrough_under_load(
-    origin: Origin, proxy_port: int, largest: Sequence[str], rounds: int, probes: int
+    origin: Origin,
+    proxy_port: int,
+    largest: Sequence[str],
+    rounds: int,
+    probes: int,
+    *,
+    rate: float | None = None,
 ) -> Json:
-    """Time the probes on an idle proxy and while the loaders run, alternating per round."""
+    """Time the probes on an idle proxy and while the loaders run, alternating per round.
+
+    With a `rate`, the loaders start at most that many pages a second.
+    """
     phases: dict[str, list[Tally]] = {"idle": [], "loaded": []}
     loaders = Tally()
     for round_index in range(rounds):
@@ -283,7 +327,8 @@ def passthrough_under_load(
             if phase == "idle":
                 phases["idle"].append(probe(origin, proxy_port, probes))
                 continue
-            with Loaders([origin.url(page_path(i)) for i in largest], proxy_port) as load:
+            urls = [origin.url(page_path(i)) for i in largest]
+            with Loaders(urls, proxy_port, rate) as load:
                 phases["loaded"].append(probe(origin, proxy_port, probes))
             loaders.add(load.tally)
         progress(f"passthrough round {round_index + 1}/{rounds} done")
@@ -332,23 +377,29 @@ def run(
 ) -> Json:
     """Serve the pages and measure passthrough latency under load and throughput.
 
-    `options` are mitmproxy options (NAME=VALUE) for `plainview proxy`.
+    Then measure the passthrough slowdown of a bare mitmdump whose loaders are
+    paced to the page rate Plainview's achieved. `options` are mitmproxy
+    options (NAME=VALUE) for `plainview proxy`.
     """
     ids = sorted({page.file_id for page in [*pages, *largest]})
     large_ids = [page.file_id for page in largest]
-    with (
-        run_origin(dataset, ids) as origin,
-        run_proxy("plainview", workdir / "plainview", options) as proxy,
-    ):
+    with run_origin(dataset, ids) as origin:
         urls = [origin.url(page_path(page.file_id)) for page in pages]
-        # Warm up: start the workers and the connections.
-        asyncio.run(_drain(urls[:4] * 2, f"http://127.0.0.1:{proxy.port}", 2))
-        with MemorySampler(proxy.process.pid) as sampler:
-            passthrough = passthrough_under_load(origin, proxy.port, large_ids, rounds, probes)
-            rates = throughput(urls, proxy, rounds)
-        memory = {**memory_report(proxy.process.pid), "peak_total_mib": sampler.peak_mib}
-    failures = passthrough["idle"]["failures"] + passthrough["loaded"]["failures"]
-    failures += passthrough["loaders"]["failures"]
+        with run_proxy("plainview", workdir / "plainview", options) as proxy:
+            # Warm up: start the workers and the connections.
+            asyncio.run(_drain(urls[:4] * 2, f"http://127.0.0.1:{proxy.port}", 2))
+            with MemorySampler(proxy.process.pid) as sampler:
+                passthrough = passthrough_under_load(origin, proxy.port, large_ids, rounds, probes)
+                rates = throughput(urls, proxy, rounds)
+            memory = {**memory_report(proxy.process.pid), "peak_total_mib": sampler.peak_mib}
+        rate = passthrough["loaders"]["pages_per_s"]
+        with run_proxy("mitmdump", workdir / "mitmdump") as bare:
+            floor = passthrough_under_load(origin, bare.port, large_ids, rounds, probes, rate=rate)
+    failures = sum(
+        phases[name]["failures"]
+        for phases in (passthrough, floor)
+        for name in ("idle", "loaded", "loaders")
+    )
     failures += sum(level["failures"] for level in rates.values())
     return {
         "benchmark": "concurrency",
@@ -358,6 +409,8 @@ def run(
         "probes": probes,
         "cores": multiprocessing.cpu_count(),
         "passthrough": passthrough,
+        # Bare mitmproxy relaying the same pages at the page rate Plainview achieved.
+        "mitmproxy_floor": floor,
         "throughput": rates,
         "failures": failures,
         "memory": memory,

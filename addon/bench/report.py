@@ -134,6 +134,7 @@ def concurrency_tables(results: Json) -> list[Table]:
     return [
         _passthrough_table(results),
         _loaders_table(results["passthrough"]["loaders"]),
+        *_floor_tables(results),
         _throughput_table(results),
         *memory_tables(results["memory"]),
     ]
@@ -141,7 +142,31 @@ def concurrency_tables(results: Json) -> list[Table]:
 
 def _passthrough_table(results: Json) -> Table:
     """Return the probes' p50/p95 on the idle and the loaded proxy, and the slowdown."""
-    passthrough = results["passthrough"]
+    largest = results["largest"]
+    title = (
+        f"Passthrough (image, stylesheet) while 8 clients load the {len(largest)} largest "
+        f"pages ({largest[-1]['bytes'] / 1e6:,.1f}-{largest[0]['bytes'] / 1e6:,.1f} MB); "
+        f"median of {results['rounds']} rounds"
+    )
+    return _phases_table(title, results["passthrough"])
+
+
+def _floor_tables(results: Json) -> list[Table]:
+    """Return the probes through a bare mitmdump relaying the same pages at the same rate."""
+    floor = results.get("mitmproxy_floor")
+    if floor is None:  # results of a run before the floor was measured
+        return []
+    title = (
+        "The floor: the same probes through a bare mitmdump while 8 clients load the same "
+        f"pages at Plainview's rate ({number(results['passthrough']['loaders']['pages_per_s'])}"
+        f" pages/s); median of {results['rounds']} rounds"
+    )
+    loaders = _loaders_table(floor["loaders"], "The loading clients (largest pages, bare mitmdump)")
+    return [_phases_table(title, floor), loaders]
+
+
+def _phases_table(title: str, passthrough: Json) -> Table:
+    """Return one proxy's probe p50/p95 idle and loaded, and the slowdown."""
     rows = [
         (
             phase,
@@ -154,24 +179,23 @@ def _passthrough_table(results: Json) -> Table:
     ]
     slowdown = (percent(passthrough["slowdown_p50"]), percent(passthrough["slowdown_p95"]))
     rows.append(("slowdown", *slowdown, "", ""))
-    largest = results["largest"]
-    title = (
-        f"Passthrough (image, stylesheet) while 8 clients load the {len(largest)} largest "
-        f"pages ({largest[-1]['bytes'] / 1e6:,.1f}-{largest[0]['bytes'] / 1e6:,.1f} MB); "
-        f"median of {results['rounds']} rounds"
-    )
     return _table(title, ("phase", "p50 ms", "p95 ms", "requests", "failures"), rows)
 
 
-def _loaders_table(loaders: Json) -> Table:
+def _loaders_table(
+    loaders: Json, title: str = "The loading clients (largest pages, reader mode)"
+) -> Table:
     """Return what the loading clients got."""
     row = (
-        str(loaders["requests"]), str(loaders["reader_views"]), str(loaders["originals_sent"]),
+        str(loaders["requests"]), number(loaders.get("pages_per_s")),
+        str(loaders["reader_views"]), str(loaders["originals_sent"]),
         str(loaders["failures"]), number(loaders["latency_ms"]["p50"], 0),
         number(loaders["latency_ms"]["p95"], 0),
     )  # fmt: skip
-    headers = ("requests", "reader views", "originals sent", "failures", "p50 ms", "p95 ms")
-    return _table("The loading clients (largest pages, reader mode)", headers, [row])
+    headers = (
+        "requests", "pages/s", "reader views", "originals sent", "failures", "p50 ms", "p95 ms",
+    )  # fmt: skip
+    return _table(title, headers, [row])
 
 
 def _throughput_table(results: Json) -> Table:
