@@ -18,7 +18,6 @@ from urllib.parse import urljoin, urlsplit
 
 import nh3
 from lxml import etree
-from lxml.html import HtmlElement
 
 from addon.core.result import Block
 
@@ -188,10 +187,10 @@ class _Context:
 
 
 def build_blocks(
-    elements: Sequence[HtmlElement],
+    elements: Sequence[etree._Element],
     *,
     base_url: str | None,
-    drop: Collection[HtmlElement] = (),
+    drop: Collection[etree._Element] = (),
 ) -> tuple[Block, ...]:
     """Turn the selected subtrees into clean reader blocks, in document order."""
     ctx = _context(elements, base_url, drop)
@@ -275,7 +274,7 @@ def reading_minutes(words: int, *, wpm: int = 230) -> int:
 
 
 def _context(
-    elements: Sequence[HtmlElement], base_url: str | None, drop: Collection[HtmlElement]
+    elements: Sequence[etree._Element], base_url: str | None, drop: Collection[etree._Element]
 ) -> _Context:
     """Collect the per-call facts: dropped elements, their ancestors, heading shift."""
     dropped: frozenset[Element] = frozenset(drop)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from urllib.parse import urljoin
 
-from lxml.html import HtmlElement
+from lxml import etree
 
 from addon.core.content import (
     build_blocks,
@@ -21,6 +21,7 @@ from addon.core.content import (
 from addon.core.danag import Selection, select_lines, select_lines_r2l
 from addon.core.decode import Decoded, decode
 from addon.core.direction import page_direction
+from addon.core.dom import text_content
 from addon.core.lines import Line, build_lines
 from addon.core.metadata import PageMeta, read_metadata
 from addon.core.params import DanagParams, ExtendParams, ExtractParams, params_for
@@ -95,7 +96,7 @@ def why_not_html(text: str, *, sample: int = 4096, max_control_share: float = 0.
 
 
 def _extract_tree(
-    root: HtmlElement, *, url: str | None, params: ExtractParams, clock: _Clock
+    root: etree._Element, *, url: str | None, params: ExtractParams, clock: _Clock
 ) -> Article | Skip:
     """Run preprocessing, DANAg, TitleFinder and the output stage on a parsed page."""
     meta = read_metadata(root)
@@ -151,11 +152,11 @@ def _extract_tree(
     return _article(blocks, found, url=url, params=params, clock=clock)
 
 
-def banner_only(root: HtmlElement, banner_chars: int, *, min_rest: int) -> str:
+def banner_only(root: etree._Element, banner_chars: int, *, min_rest: int) -> str:
     """Return why to skip a page its consent banner held nearly all of, or ""."""
     # Its content is rendered by script: the original page serves the reader
     # better than a reader view of what little markup is left.
-    if not banner_chars or len(root.text_content().strip()) >= min_rest:
+    if not banner_chars or len(text_content(root).strip()) >= min_rest:
         return ""
     return (
         f"no main content found: the page holds a cookie-consent banner ({banner_chars}"
@@ -163,7 +164,7 @@ def banner_only(root: HtmlElement, banner_chars: int, *, min_rest: int) -> str:
     )
 
 
-def furniture_words(root: HtmlElement, params: ExtendParams) -> str:
+def furniture_words(root: etree._Element, params: ExtendParams) -> str:
     """Return the class/id words of the page's furniture: with its comments unless a discussion."""
     words, comments = params.boilerplate_words, params.comment_words
     if not comments or opens_discussion(

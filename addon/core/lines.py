@@ -11,14 +11,14 @@ from __future__ import annotations
 import re
 import sys
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, islice
 
-from lxml import etree, html
-from lxml.html import HtmlElement
+from lxml import etree
 
 from addon.core.direction import count_rtl
+from addon.core.dom import text_content
 from addon.core.params import DanagParams
 
 BLOCK_TAGS = frozenset(
@@ -48,7 +48,7 @@ class Line:
     the hyperlink filter; `link_chars` counts the text inside anchors.
     """
 
-    element: HtmlElement
+    element: etree._Element
     tag: str
     text: str
     t1: int
@@ -84,7 +84,7 @@ def anchor_code_chars(link_text: int, *, filter: int, placeholder_offset: int = 
     return start + len("</a>")
 
 
-def tag_code_chars(element: HtmlElement, *, max_attribute_chars: int | None = None) -> int:
+def tag_code_chars(element: etree._Element, *, max_attribute_chars: int | None = None) -> int:
     """Return the length of an element's start and end tag as HTML source."""
     size = _bare_tag_chars(element.tag)
     # items() is one C call; the attrib proxy costs more on every element.
@@ -99,7 +99,9 @@ def _bare_tag_chars(tag: str) -> int:
     return len(tag) + 2 if tag in VOID_TAGS else 2 * len(tag) + 5
 
 
-def _attribute_chars(attributes: list[tuple[str, str]], cap: int | None) -> int:
+def _attribute_chars(
+    attributes: Sequence[tuple[str | bytes, str | bytes]], cap: int | None
+) -> int:
     """Return the source length of ` name="value"` for each attribute, each capped at `cap`."""
     sizes = [len(name) + len(value) + 4 for name, value in attributes]
     if cap is None:
@@ -133,7 +135,7 @@ class _Lines:
         self.opened = 0  # the first piece of the outermost open anchor
         self.ranges: list[tuple[int, int]] = []  # the closed anchors' pieces
 
-    def emit(self, owner: tuple[HtmlElement, str], texts: list[str], code: int) -> int:
+    def emit(self, owner: tuple[etree._Element, str], texts: list[str], code: int) -> int:
         """Append the pending line if it holds content or code, clear it, return the next's code."""
         if not texts:  # most lines are a wrapper's tags, with no text to collapse
             if code:
@@ -161,7 +163,7 @@ class _Lines:
         return len(" ".join(linked.split()))
 
     def open_anchor(
-        self, anchor: HtmlElement, pieces: int, elements: Iterator[HtmlElement]
+        self, anchor: etree._Element, pieces: int, elements: Iterator[etree._Element]
     ) -> tuple[int, str | None]:
         """Return an anchor's code and text under Filter 0, 1, 2 or 3 (§4.6.1)."""
         params = self.params
@@ -174,7 +176,7 @@ class _Lines:
             code = tag_code_chars(anchor, max_attribute_chars=params.max_attribute_chars)
         else:
             code = anchor_code_chars(
-                len(anchor.text_content()),
+                len(text_content(anchor)),
                 filter=params.filter,
                 placeholder_offset=params.placeholder_offset,
             )
@@ -199,7 +201,7 @@ def count_line(text: str, code: int, *, counting: str) -> tuple[int, int]:
     return len(text), code
 
 
-def build_lines(root: HtmlElement, params: DanagParams) -> list[Line]:
+def build_lines(root: etree._Element, params: DanagParams) -> list[Line]:
     """Cut a preprocessed tree into block lines with their T1/T2 counts (§4.3.1-4.3.2)."""
     # One loop with local state: the walk meets every element, so each call and
     # attribute lookup per element shows in the time of the whole pipeline.
@@ -208,7 +210,7 @@ def build_lines(root: HtmlElement, params: DanagParams) -> list[Line]:
     texts: list[str] = []  # the text pieces of the pending line
     append = texts.append
     owner = (root, root.tag)  # the block the pending line belongs to
-    owners: list[tuple[HtmlElement, str]] = []
+    owners: list[tuple[etree._Element, str]] = []
     sizes = _TagSizes()
     cap = sys.maxsize if params.max_attribute_chars is None else params.max_attribute_chars
     code = 0  # the code characters of the pending line
@@ -216,10 +218,10 @@ def build_lines(root: HtmlElement, params: DanagParams) -> list[Line]:
     # an element ends when the next one is not its child. tag=etree.Element leaves
     # out comments and processing instructions, and their tails with them. A detached
     # block after the last element closes every open element and ends the last line.
-    open_elements: list[HtmlElement] = []
+    open_elements: list[etree._Element] = []
     open_tags: list[str] = []  # their tags, kept so that no tag is read twice
     elements = root.iter(etree.Element)
-    for element in chain(elements, [html.Element("div")]):
+    for element in chain(elements, [etree.Element("div")]):
         parent = element.getparent()
         while open_elements and open_elements[-1] is not parent:
             closed = open_elements.pop()

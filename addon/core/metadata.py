@@ -13,10 +13,11 @@ import re
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from lxml import etree
-from lxml.html import HtmlElement
+
+from addon.core.dom import text_content
 
 JsonObject = dict[str, object]
 
@@ -98,7 +99,7 @@ class PageMeta:
 class _Marked:
     """The page's itemprop attributes and author links, found when first asked for."""
 
-    root: HtmlElement
+    root: etree._Element
     found: list[etree._ElementUnicodeResult] | None = None
 
     def itemprops(self) -> list[etree._ElementUnicodeResult]:
@@ -107,15 +108,16 @@ class _Marked:
             self.found = _attributes(_ITEMPROPS(self.root))
         return self.found
 
-    def author_links(self) -> list[HtmlElement]:
+    def author_links(self) -> list[etree._Element]:
         """Return the links whose rel may say author, in document order."""
         return _owners(_attributes(_AUTHOR_RELS(self.root)))
 
-    def earlier(self, first: HtmlElement, second: HtmlElement) -> HtmlElement:
+    def earlier(self, first: etree._Element, second: etree._Element) -> etree._Element:
         """Return whichever element comes first in the document."""
-        found = _EARLIER(self.root, a=first, b=second)
+        # lxml takes elements as XPath variables; its type stubs do not say so.
+        found = _EARLIER(self.root, a=cast(Any, first), b=cast(Any, second))
         earlier = found[0] if isinstance(found, list) and found else first
-        return earlier if isinstance(earlier, HtmlElement) else first
+        return earlier if isinstance(earlier, etree._Element) else first
 
 
 def _attributes(found: object) -> list[etree._ElementUnicodeResult]:
@@ -123,12 +125,12 @@ def _attributes(found: object) -> list[etree._ElementUnicodeResult]:
     return cast(list[etree._ElementUnicodeResult], found if isinstance(found, list) else [])
 
 
-def _owners(attributes: Iterable[etree._ElementUnicodeResult]) -> list[HtmlElement]:
+def _owners(attributes: Iterable[etree._ElementUnicodeResult]) -> list[etree._Element]:
     """Return the HTML elements that carry the attributes."""
     return [
         element
         for attribute in attributes
-        if isinstance(element := attribute.getparent(), HtmlElement)
+        if isinstance(element := attribute.getparent(), etree._Element)
     ]
 
 
@@ -142,7 +144,7 @@ class _LinkedData:
 
 
 def read_metadata(
-    root: HtmlElement,
+    root: etree._Element,
     *,
     max_ld_json_chars: int = 1_000_000,
     max_ld_nodes: int = 20_000,
@@ -170,9 +172,9 @@ def read_metadata(
     )
 
 
-def _elements(root: HtmlElement) -> dict[str, list[HtmlElement]]:
+def _elements(root: etree._Element) -> dict[str, list[etree._Element]]:
     """Map each tag read_metadata() reads to its elements, in document order."""
-    found: dict[str, list[HtmlElement]] = {tag: [] for tag in _READ_TAGS}
+    found: dict[str, list[etree._Element]] = {tag: [] for tag in _READ_TAGS}
     top = _html(root)
     for element in root.iter(*_READ_TAGS):
         found[element.tag].append(element)
@@ -190,15 +192,15 @@ def collapse(text: str) -> str:
     return " ".join(text.split())
 
 
-def _title(titles: list[HtmlElement]) -> str:
+def _title(titles: list[etree._Element]) -> str:
     """Return the document's <title> text (not an SVG's), whitespace collapsed."""
     for title in titles:
         if next(title.iterancestors("svg"), None) is None:
-            return collapse(title.text_content())
+            return collapse(text_content(title))
     return ""
 
 
-def _meta_values(metas: list[HtmlElement]) -> dict[str, list[str]]:
+def _meta_values(metas: list[etree._Element]) -> dict[str, list[str]]:
     """Map each lowercased <meta> name/property/itemprop/http-equiv to its contents."""
     values: dict[str, list[str]] = {}
     for meta in metas:
@@ -217,7 +219,7 @@ def _first_meta(metas: dict[str, list[str]], keys: Iterable[str]) -> str | None:
     return next((metas[key][0] for key in keys if key in metas), None)
 
 
-def _linked_data(scripts: list[HtmlElement], *, max_chars: int, max_nodes: int) -> _LinkedData:
+def _linked_data(scripts: list[etree._Element], *, max_chars: int, max_nodes: int) -> _LinkedData:
     """Parse the page's JSON-LD scripts, ignoring invalid and oversized ones."""
     documents: list[object] = []
     for script in scripts:
@@ -359,18 +361,18 @@ def _marked_author(marked: _Marked) -> list[str]:
     if not firsts:
         return []
     element = firsts[0] if len(firsts) == 1 else marked.earlier(*firsts)
-    named = element.xpath(".//*[@itemprop='name']")
-    source = named[0] if named else element
-    return [source.get("content") or source.text_content()]
+    named = element.find(".//*[@itemprop='name']")
+    source = element if named is None else named
+    return [source.get("content") or text_content(source)]
 
 
-def _marks_author(element: HtmlElement) -> bool:
+def _marks_author(element: etree._Element) -> bool:
     """Tell whether an element's rel or itemprop says author."""
     return "author" in f"{element.get('rel')} {element.get('itemprop')}".lower().split()
 
 
 def _published(
-    marked: _Marked, metas: dict[str, list[str]], linked: _LinkedData, times: list[HtmlElement]
+    marked: _Marked, metas: dict[str, list[str]], linked: _LinkedData, times: list[etree._Element]
 ) -> str | None:
     """Return the first publication date the page states in ISO 8601 form."""
     for value in _date_candidates(marked, metas, linked, times):
@@ -381,7 +383,7 @@ def _published(
 
 
 def _date_candidates(
-    marked: _Marked, metas: dict[str, list[str]], linked: _LinkedData, times: list[HtmlElement]
+    marked: _Marked, metas: dict[str, list[str]], linked: _LinkedData, times: list[etree._Element]
 ) -> Iterator[str | None]:
     """Yield date strings, most trusted first: meta, JSON-LD, header <time>, itemprop, rest."""
     yield from (metas[key][0] for key in _DATE_KEYS if key in metas)
@@ -394,12 +396,12 @@ def _date_candidates(
     yield from (time.get("datetime") for time in _dated_times(times))
 
 
-def _dated_times(times: list[HtmlElement]) -> Iterator[HtmlElement]:
+def _dated_times(times: list[etree._Element]) -> Iterator[etree._Element]:
     """Yield the <time> elements that carry a datetime attribute, in document order."""
     return (time for time in times if time.get("datetime"))
 
 
-def _in_header(time: HtmlElement) -> bool:
+def _in_header(time: etree._Element) -> bool:
     """Return whether a <time> is flagged pubdate or sits in a header or byline area."""
     if time.get("pubdate") is not None:
         return True
@@ -412,7 +414,7 @@ def _in_header(time: HtmlElement) -> bool:
 def _itemprop_dates(marked: _Marked) -> list[str]:
     """Return the values of elements marked itemprop=datePublished."""
     return [
-        element.get("content") or element.get("datetime") or element.text_content()
+        element.get("content") or element.get("datetime") or text_content(element)
         for element in _owners(value for value in marked.itemprops() if value == "datePublished")
     ]
 
@@ -452,13 +454,13 @@ def _site_name(metas: dict[str, list[str]], linked: _LinkedData) -> str | None:
     )
 
 
-def _html(root: HtmlElement) -> HtmlElement:
+def _html(root: etree._Element) -> etree._Element:
     """Return the document's root element."""
     top = root.getroottree().getroot()
-    return top if isinstance(top, HtmlElement) else root
+    return top if isinstance(top, etree._Element) else root
 
 
-def _lang(root: HtmlElement, metas: dict[str, list[str]]) -> str | None:
+def _lang(root: etree._Element, metas: dict[str, list[str]]) -> str | None:
     """Return the page's language: <html lang>/xml:lang, else the Content-Language meta."""
     top = _html(root)
     candidates = (
@@ -488,7 +490,7 @@ def _subtag_case(subtag: str) -> str:
     return subtag.lower()
 
 
-def _dir(root: HtmlElement) -> str | None:
+def _dir(root: etree._Element) -> str | None:
     """Return "rtl"/"ltr" from <html dir> or <body dir>; None if absent or "auto"."""
     top = _html(root)
     for element in (top, top.find("body")):
@@ -498,7 +500,7 @@ def _dir(root: HtmlElement) -> str | None:
     return None
 
 
-def _base_href(bases: list[HtmlElement]) -> str | None:
+def _base_href(bases: list[etree._Element]) -> str | None:
     """Return the first <base href>, or None."""
     for base in bases:
         href = (base.get("href") or "").strip()

@@ -23,11 +23,11 @@ import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from lxml import etree
-from lxml.html import HtmlElement
 
+from addon.core.dom import is_element, text_content
 from addon.core.lines import BLOCK_TAGS
 from addon.core.params import TitleMethod, TitleParams
 
@@ -79,7 +79,8 @@ class Headline:
     """The headline found on a page and where it came from."""
 
     text: str
-    element: HtmlElement | None  # the DOM element holding it (None if it only came from metadata)
+    # The DOM element holding it (None if it only came from metadata).
+    element: etree._Element | None
     score: float
     method: str
 
@@ -92,7 +93,7 @@ class _Candidate:
 
     text: str
     tokens: tuple[str, ...]
-    element: HtmlElement | None
+    element: etree._Element | None
 
 
 def tokenize(text: str) -> list[str]:
@@ -238,11 +239,11 @@ def aggregate(
     return _measure("aggregate", _terms(query, idf, documents), _terms(candidate, idf, documents))
 
 
-def text_fragments(root: HtmlElement) -> list[tuple[HtmlElement, str]]:
+def text_fragments(root: etree._Element) -> list[tuple[etree._Element, str]]:
     """List each block element with its own inline text, in document order (§4.3.1)."""
     body = root.find("body")
     top = body if body is not None else root
-    fragments: list[tuple[HtmlElement, str]] = []
+    fragments: list[tuple[etree._Element, str]] = []
     slots: list[int] = []
     buffers: list[list[str]] = [[]]
     for event, element in etree.iterwalk(top, events=("start", "end")):
@@ -266,7 +267,7 @@ def text_fragments(root: HtmlElement) -> list[tuple[HtmlElement, str]]:
 
 
 def find_headline(
-    root: HtmlElement,
+    root: etree._Element,
     page_title: str,
     params: TitleParams,
     *,
@@ -285,7 +286,7 @@ def find_headline(
     return _find_paper(root, page_title, params)
 
 
-def _find_paper(root: HtmlElement, page_title: str, params: TitleParams) -> Headline | None:
+def _find_paper(root: etree._Element, page_title: str, params: TitleParams) -> Headline | None:
     """Score every sentence of every text fragment against the <title> (§5.3)."""
     query = tokenize(page_title)
     if not query:
@@ -294,7 +295,7 @@ def _find_paper(root: HtmlElement, page_title: str, params: TitleParams) -> Head
     return _best(query, candidates, params.method)
 
 
-def _sentence_candidates(root: HtmlElement, limit: int) -> Iterator[_Candidate]:
+def _sentence_candidates(root: etree._Element, limit: int) -> Iterator[_Candidate]:
     """Yield up to `limit` sentences of the page's text fragments with their tokens (§5.3)."""
     count = 0
     for element, text in text_fragments(root):
@@ -345,7 +346,7 @@ class _Element:
     first_h1: bool  # the page's first h1 candidate
 
 
-def element_text(element: HtmlElement, *, max_nodes: int = 1_000_000) -> str | None:
+def element_text(element: etree._Element, *, max_nodes: int = 1_000_000) -> str | None:
     """Return an element's text, spaced at line breaks and blocks, without permalink marks.
 
     Return None for an element of more than `max_nodes` nodes, so that a container
@@ -362,7 +363,7 @@ def element_text(element: HtmlElement, *, max_nodes: int = 1_000_000) -> str | N
     return _walk_text(element, max_nodes)
 
 
-def _walk_text(element: HtmlElement, max_nodes: int) -> str | None:
+def _walk_text(element: etree._Element, max_nodes: int) -> str | None:
     """Return the text of an element with children (see `element_text`)."""
     parts: list[str] = []
     append = parts.append
@@ -388,10 +389,10 @@ def _walk_text(element: HtmlElement, max_nodes: int) -> str | None:
     return " ".join("".join(parts).split())
 
 
-def _is_permalink(anchor: HtmlElement) -> bool:
+def _is_permalink(anchor: etree._Element) -> bool:
     """Tell whether an anchor is a heading's permalink marker ("¶", "#")."""
     href = anchor.get("href") or ""
-    return href.startswith("#") and anchor.text_content().strip() in _PERMALINK_TEXTS
+    return href.startswith("#") and text_content(anchor).strip() in _PERMALINK_TEXTS
 
 
 class _Collector:
@@ -401,12 +402,12 @@ class _Collector:
 
     def __init__(self, params: TitleParams) -> None:
         self.params = params
-        self.seen: set[HtmlElement] = set()
+        self.seen: set[etree._Element] = set()
         self.seen_h1 = False
         self.count = 0
         self.full = False
 
-    def add(self, element: HtmlElement, marked: bool) -> list[_Element]:
+    def add(self, element: etree._Element, marked: bool) -> list[_Element]:
         """Return an element's candidates (itself and its sentences); none if seen before."""
         if element in self.seen:
             return []
@@ -426,13 +427,13 @@ class _Collector:
         return found
 
 
-def _top(root: HtmlElement) -> HtmlElement:
+def _top(root: etree._Element) -> etree._Element:
     """Return the body, or the root of a page without one."""
     body = root.find("body")
     return body if body is not None else root
 
 
-def _headline_elements(root: HtmlElement, params: TitleParams) -> list[_Element]:
+def _headline_elements(root: etree._Element, params: TitleParams) -> list[_Element]:
     """List h1-h6 and elements marked as title or headline (and their sentences), in order."""
     collector = _Collector(params)
     found: list[_Element] = []
@@ -443,7 +444,7 @@ def _headline_elements(root: HtmlElement, params: TitleParams) -> list[_Element]
     return found
 
 
-def _heading_elements(top: HtmlElement, collector: _Collector) -> list[_Element]:
+def _heading_elements(top: etree._Element, collector: _Collector) -> list[_Element]:
     """List the h1-h6 candidates (and their sentences) in order, the first step of the list."""
     found: list[_Element] = []
     for heading in top.iter(*HEADING_TAGS):
@@ -470,7 +471,7 @@ def _sentence_elements(candidate: _Candidate, tag: str, marked: bool) -> list[_E
     return found
 
 
-def _headline_like(top: HtmlElement) -> Iterator[tuple[HtmlElement, bool]]:
+def _headline_like(top: etree._Element) -> Iterator[tuple[etree._Element, bool]]:
     """Yield the headings, then the elements marked title or headline, each in document order."""
     # Selecting in C is what keeps this cheap; one XPath union of headings and attributes
     # would be quadratic in libxml2 (8 s on a 20 MiB page), so headings come first.
@@ -480,20 +481,21 @@ def _headline_like(top: HtmlElement) -> Iterator[tuple[HtmlElement, bool]]:
         yield element, True
 
 
-def _marked_elements(top: HtmlElement) -> list[HtmlElement]:
+def _marked_elements(top: etree._Element) -> list[etree._Element]:
     """Return the elements whose class, id or itemprop names a title, in document order."""
     # One path per attribute: libxml2 merges a union of attribute paths in quadratic
     # time; the few elements found are merged instead.
     found = [_named_parents(path(top)) for path in _MARKED_PATHS]
     if sum(1 for parents in found if parents) < 2:
         return found[0] or found[1] or found[2]
-    merged = _UNION(top, a=found[0], b=found[1], c=found[2])
+    # lxml takes node-sets as XPath variables; its type stubs do not say so.
+    merged = _UNION(top, a=cast(Any, found[0]), b=cast(Any, found[1]), c=cast(Any, found[2]))
     if not isinstance(merged, list):
         return []
-    return [element for element in merged if isinstance(element, HtmlElement)]
+    return [element for element in merged if is_element(element)]
 
 
-def _named_parents(values: object) -> list[HtmlElement]:
+def _named_parents(values: object) -> list[etree._Element]:
     """Return the owners of the attribute values that name a title or headline."""
     if not isinstance(values, list) or not values:
         return []
@@ -507,12 +509,12 @@ def _named_parents(values: object) -> list[HtmlElement]:
         joined, pattern = joined.lower(), _HEADLINE_LOWER
     else:
         pattern = _HEADLINE_ATTR
-    parents: list[HtmlElement] = []
+    parents: list[etree._Element] = []
     index = position = 0
     while match := pattern.search(joined, position):
         index += joined.count("\0", position, match.start())
         parent = strings[index].getparent()
-        if isinstance(parent, HtmlElement):
+        if isinstance(parent, etree._Element):
             parents.append(parent)
         position = joined.find("\0", match.end())  # on to the next value
         if position < 0:
@@ -520,7 +522,7 @@ def _named_parents(values: object) -> list[HtmlElement]:
     return parents
 
 
-def _element_candidate(element: HtmlElement, params: TitleParams) -> _Candidate | None:
+def _element_candidate(element: etree._Element, params: TitleParams) -> _Candidate | None:
     """Return an element as a candidate, or None when it is empty or too long for a headline."""
     text = element_text(element, max_nodes=params.max_headline_nodes)
     if text and params.drop_invisible and not text.isascii():
@@ -556,7 +558,7 @@ def _comparable(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def _links_home(element: HtmlElement) -> bool:
+def _links_home(element: etree._Element) -> bool:
     """Tell whether an element is, holds or sits in a link to the site's home page."""
     for anchor in (*element.iterancestors("a"), *element.iter("a")):
         if _is_home_href(anchor.get("href") or ""):
@@ -573,7 +575,7 @@ def _is_home_href(href: str) -> bool:
     return scheme_less is not None and "/" not in scheme_less.rstrip("/") and "?" not in scheme_less
 
 
-def _is_marked(element: HtmlElement) -> bool:
+def _is_marked(element: etree._Element) -> bool:
     """Tell whether class, id or itemprop names the element a title or headline."""
     for attribute in ("itemprop", "class", "id"):
         value = element.get(attribute)
@@ -634,7 +636,7 @@ def _queries(
 
 
 def _find_improved(
-    root: HtmlElement,
+    root: etree._Element,
     page_title: str,
     params: TitleParams,
     og_title: str | None,
@@ -750,14 +752,14 @@ def _is_tail(after: str, labels: Collection[str] = ()) -> bool:
     return after.startswith(" ") and after.strip() in labels
 
 
-def heading_labels(element: HtmlElement, *, max_nodes: int = 200) -> frozenset[str]:
+def heading_labels(element: etree._Element, *, max_nodes: int = 200) -> frozenset[str]:
     """Return the texts of the elements inside a heading (its kicker, date or badge)."""
     labels: set[str] = set()
     for count, node in enumerate(element.iterdescendants()):
         if count >= max_nodes:
             break
         if isinstance(node.tag, str):
-            labels.add(" ".join(node.text_content().split()))
+            labels.add(" ".join(text_content(node).split()))
     return frozenset(labels)
 
 
@@ -831,7 +833,7 @@ def _best_element(
 
 
 def _best_tf_element(
-    root: HtmlElement, queries: Sequence[_Query], title: TitleParts, params: TitleParams
+    root: etree._Element, queries: Sequence[_Query], title: TitleParts, params: TitleParams
 ) -> tuple[_Element | None, float]:
     """Return what `_best_element` returns for TF, looking for marked elements only if needed."""
     # TF scores need no statistics over the candidates, so the headings can be scored
@@ -903,7 +905,7 @@ def _structure_score(
     return score
 
 
-def _in_chrome(element: HtmlElement) -> bool:
+def _in_chrome(element: etree._Element) -> bool:
     """Tell whether an element sits inside navigation, footer or aside furniture."""
     for ancestor in element.iterancestors():
         if ancestor.tag in _CHROME_TAGS or ancestor.get("role") in _CHROME_ROLES:

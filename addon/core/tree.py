@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from lxml.html import HtmlElement
+from lxml import etree
 
 from addon.core.danag import Selection
 from addon.core.lines import BLOCK_TAGS, Line
@@ -20,8 +20,8 @@ LAYOUT_TAGS = frozenset({"html", "body"})
 class Chosen:
     """The subtrees to show, the elements inside them to leave out, and the kept lines."""
 
-    top: list[HtmlElement]
-    drop: set[HtmlElement] = field(default_factory=set)
+    top: list[etree._Element]
+    drop: set[etree._Element] = field(default_factory=set)
     lines: list[int] = field(default_factory=list)
     # The kept lines the reader check counts as the article's (None: all of `lines`).
     # Without a headline element, lines kept only for standing inside the subtree
@@ -44,7 +44,7 @@ def choose_content(
     if not kept:
         return Chosen([])
     top = lowest_common_ancestor([lines[i].element for i in kept])
-    inside: set[HtmlElement] | None = None  # the line elements `top` holds, once known
+    inside: set[etree._Element] | None = None  # the line elements `top` holds, once known
     if extend.enclose_headline and headline is not None and headline.element is not None:
         top, inside = _headline_subtree(
             lines, selection, headline.element, top, kept=kept, extend=extend
@@ -67,12 +67,12 @@ def choose_content(
 def _headline_subtree(
     lines: Sequence[Line],
     selection: Selection,
-    headline: HtmlElement,
-    top: HtmlElement,
+    headline: etree._Element,
+    top: etree._Element,
     *,
     kept: Sequence[int],
     extend: ExtendParams,
-) -> tuple[HtmlElement, set[HtmlElement] | None]:
+) -> tuple[etree._Element, set[etree._Element] | None]:
     """Enclose the headline with the main region, or with all kept lines when that is too little.
 
     Return the subtree, with its line elements when they were gathered on the way.
@@ -118,7 +118,7 @@ def is_permalink_heading(line: Line) -> bool:
     return all(href[1:] in own for href in hrefs)
 
 
-def _own_anchors(heading: HtmlElement) -> set[str]:
+def _own_anchors(heading: etree._Element) -> set[str]:
     """Return the ids and anchor names a heading carries, itself, inside, or on its parent."""
     parent = heading.getparent()
     marked = [*heading.iter(), *([parent] if parent is not None else [])]
@@ -126,8 +126,8 @@ def _own_anchors(heading: HtmlElement) -> set[str]:
 
 
 def _enclose_headline(
-    top: HtmlElement, headline: HtmlElement, lines: Sequence[Line], selection: Selection
-) -> HtmlElement:
+    top: etree._Element, headline: etree._Element, lines: Sequence[Line], selection: Selection
+) -> etree._Element:
     """Widen the subtree to hold the headline too, unless that means a layout wrapper."""
     enclosing = lowest_common_ancestor([top, headline])
     if enclosing.tag in LAYOUT_TAGS:
@@ -135,14 +135,14 @@ def _enclose_headline(
     return enclosing
 
 
-def _after(lines: Sequence[Line], kept: list[int], headline: HtmlElement) -> list[int]:
+def _after(lines: Sequence[Line], kept: list[int], headline: etree._Element) -> list[int]:
     """Keep only the lines from the headline's line on."""
     first = line_of(lines, headline)
     return kept if first is None else [index for index in kept if index > first]
 
 
 def _lines_within(
-    lines: Sequence[Line], inside: set[HtmlElement], max_share: float, *, spare: bool = False
+    lines: Sequence[Line], inside: set[etree._Element], max_share: float, *, spare: bool = False
 ) -> list[int]:
     """Return the indices of the non-link-dense lines whose elements are in `inside`."""
     within = [index for index, line in enumerate(lines) if line.element in inside]
@@ -152,12 +152,12 @@ def _lines_within(
 
 
 def _unkept_elements(
-    lines: Sequence[Line], kept: Iterable[int], top: HtmlElement, inside: set[HtmlElement]
-) -> set[HtmlElement]:
+    lines: Sequence[Line], kept: Iterable[int], top: etree._Element, inside: set[etree._Element]
+) -> set[etree._Element]:
     """Return the line elements in `inside` (those of `top`) that hold no kept line at all."""
-    holding: set[HtmlElement] = set()
+    holding: set[etree._Element] = set()
     for index in kept:
-        element: HtmlElement | None = lines[index].element
+        element: etree._Element | None = lines[index].element
         while element is not None and element not in holding:
             holding.add(element)
             element = element.getparent()
@@ -168,7 +168,7 @@ def _unkept_elements(
     }
 
 
-def _line_owners_within(top: HtmlElement) -> set[HtmlElement]:
+def _line_owners_within(top: etree._Element) -> set[etree._Element]:
     """Return `top` and the block elements inside it: every line element `top` holds."""
     # A line belongs to a block element or to the walk's root, which is `top`
     # itself when it is inside `top`; skipping inline elements saves most proxies.
@@ -177,16 +177,16 @@ def _line_owners_within(top: HtmlElement) -> set[HtmlElement]:
     return inside
 
 
-def lowest_common_ancestor(elements: Sequence[HtmlElement]) -> HtmlElement:
+def lowest_common_ancestor(elements: Sequence[etree._Element]) -> etree._Element:
     """Return the deepest element that contains all of `elements` (or is one of them)."""
     chain = list(_ancestors(elements[0]))[::-1]  # root first
     depth = {element: index for index, element in enumerate(chain)}
     deepest = len(chain) - 1
     # Elements share most of their ancestors: a walk up stops at a node an earlier
     # walk passed, as that walk already counted where its path meets the chain.
-    passed: set[HtmlElement] = set()
+    passed: set[etree._Element] = set()
     for element in elements[1:]:
-        node: HtmlElement | None = element
+        node: etree._Element | None = element
         while node is not None and node not in depth and node not in passed:
             passed.add(node)
             node = node.getparent()
@@ -197,7 +197,7 @@ def lowest_common_ancestor(elements: Sequence[HtmlElement]) -> HtmlElement:
     return chain[deepest]
 
 
-def line_of(lines: Sequence[Line], element: HtmlElement) -> int | None:
+def line_of(lines: Sequence[Line], element: etree._Element) -> int | None:
     """Return the index of the first line that maps to `element` or lies inside it."""
     inside = set(element.iter())
     for index, line in enumerate(lines):
@@ -206,9 +206,10 @@ def line_of(lines: Sequence[Line], element: HtmlElement) -> int | None:
     return None
 
 
-def _ancestors(element: HtmlElement) -> Iterable[HtmlElement]:
+def _ancestors(element: etree._Element) -> Iterable[etree._Element]:
     """Yield the element and its ancestors, innermost first."""
-    node: HtmlElement | None = element
+    node: etree._Element | None = element
     while node is not None:
         yield node
         node = node.getparent()
+

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from addon.core.dom import text_content
 from addon.core.params import BOILERPLATE_WORDS, COMMENT_WORDS, CONSENT_WORDS, REVIEW_WORDS
 from addon.core.preprocess import (
     _XML_DECLARATION,
@@ -138,7 +139,7 @@ def test_empty_and_blank_input_parse_to_nothing() -> None:
 def test_xml_declaration_with_another_encoding_still_parses() -> None:
     root = parse('<?xml version="1.0" encoding="iso-8859-1"?><html><body><p>é</p></body></html>')
     assert root is not None
-    assert root.text_content() == "é"
+    assert text_content(root) == "é"
 
 
 def test_chrome_outside_the_article_is_dropped_inside_kept() -> None:
