@@ -33,7 +33,13 @@ BOILERPLATE_WORDS = (
     # and post controls named as such add nothing more; "lastedit", the "Last
     # edited" note: .85180, 5 pages lower, as the reference's post dates share its words)
     "signatures?|usertitle|postprofile|reactionsbar|userextras|userbanner|"
-    "extrauserinfo|user-details|ipshide"
+    "extrauserinfo|user-details|ipshide|"
+    # a shop's offers of other products beside the one on the page (WooCommerce's
+    # `up-sells` and `cross-sells` grids, "You may also like"), a shop's name for
+    # related products (without: even .85205, product .5890; with: .85220, product
+    # .5910, must-not snippets kept 9.79% -> 9.72%; 2 product pages higher, none
+    # lower, other types unchanged)
+    "upsells?|up-sells?|cross-sells?|crosssells?"
 )
 # class/id words of a page's comments: furniture under an article, the content
 # of a discussion thread (see ExtendParams.discussion_max_lead).

@@ -225,6 +225,11 @@ def test_a_button_left_open_around_the_page_is_unwrapped_small_ones_dropped() ->
         ("disclaimers-page", False),
         ("disclosure", False),
         ("navigation-main", False),
+        ("up-sells upsells products", True),
+        ("cross-sells", True),
+        ("product-upsell", True),
+        ("upsell-price", True),
+        ("sells-out", False),
     ],
 )
 def test_boilerplate_words_open_or_close_a_class_token(names: str, furniture: bool) -> None:
@@ -256,6 +261,22 @@ def test_boxes_around_a_post_are_dropped() -> None:
     )
     _drop_named(root, BOILERPLATE_WORDS, "", max_share=0.5, footer_max_share=0.2)
     assert " ".join(root.text_content().split()) == story.strip()
+
+
+def test_a_shops_offers_of_other_products_are_dropped() -> None:
+    description = "A linen dress cut loose, with two pockets and a side zip. " * 8
+    root = lxml.html.document_fromstring(
+        f"<body><div class='product'><h1>Linen dress</h1><p>{description}</p></div>"
+        "<section class='up-sells upsells products'><h2>You may also like</h2>"
+        "<p>Hemp skirt</p><p>$95.00</p></section>"
+        "<div class='cross-sells'><p>Cotton scarf</p><p>$20.00</p></div></body>"
+    )
+    _drop_named(root, BOILERPLATE_WORDS, "", max_share=0.5, footer_max_share=0.2)
+    text = " ".join(root.text_content().split())
+    assert "Linen dress" in text
+    assert "A linen dress cut loose" in text
+    assert "You may also like" not in text
+    assert "Cotton scarf" not in text
 
 
 def _drop_reviews(root: lxml.html.HtmlElement, words: str = "") -> None:
