@@ -23,7 +23,7 @@ from addon.core.decode import Decoded, decode
 from addon.core.direction import page_direction
 from addon.core.dom import text_content
 from addon.core.lines import Line, build_lines
-from addon.core.metadata import PageMeta, read_metadata
+from addon.core.metadata import PageMeta, declares_discussion, read_metadata
 from addon.core.params import DanagParams, ExtendParams, ExtractParams, params_for
 from addon.core.preprocess import (
     boilerplate_pattern,
@@ -148,7 +148,7 @@ def _extract_tree(
     if params.extend.min_repeat_chars:
         blocks = drop_repeated_blocks(blocks, min_chars=params.extend.min_repeat_chars)
     clock.lap("output")
-    found = _Found(lines, selection, headline, chosen, meta)
+    found = _Found(lines, selection, headline, chosen, meta, root)
     return _article(blocks, found, url=url, params=params, clock=clock)
 
 
@@ -210,6 +210,7 @@ class _Found:
     headline: Headline | None
     chosen: Chosen
     meta: PageMeta
+    root: etree._Element
 
 
 def _article(
@@ -249,13 +250,7 @@ def _article(
         text=text,
         lang=meta.lang,
         dir=page_direction(meta.dir, meta.lang, text),
-        readerable=is_readerable(
-            blocks,
-            text,
-            headline is not None,
-            content_share=content_share(t1, _evidence(found.chosen)),
-            words=words,
-        ),
+        readerable=_readerable(blocks, text, found, t1=t1, words=words, params=params.extend),
         url=url,
         byline=meta.byline,
         published=meta.published,
@@ -263,6 +258,34 @@ def _article(
         page_title=meta.title,
         word_count=words,
         diagnostics=diagnostics,
+    )
+
+
+def _readerable(
+    blocks: Sequence[Block],
+    text: str,
+    found: _Found,
+    *,
+    t1: Sequence[int],
+    words: int,
+    params: ExtendParams,
+) -> bool:
+    """Tell whether the content reads like an article, or like a declared discussion thread."""
+    share = content_share(t1, _evidence(found.chosen))
+    has_headline = found.headline is not None
+    if is_readerable(blocks, text, has_headline, content_share=share, words=words):
+        return True
+    # Asked only of pages the plain check refuses: reading the microdata walks the tree.
+    return bool(params.discussion_post_chars) and (
+        declares_discussion(found.root, found.meta)
+        and is_readerable(
+            blocks,
+            text,
+            has_headline,
+            content_share=share,
+            words=words,
+            min_block_chars=params.discussion_post_chars,
+        )
     )
 
 

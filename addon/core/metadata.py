@@ -48,6 +48,10 @@ PAGE_TYPES = frozenset(
     }
 )  # fmt: skip
 
+# The schema.org types by which a page declares itself a discussion thread: a
+# forum topic's opening post, a question page with its answers.
+DISCUSSION_TYPES = frozenset({"discussionforumposting", "qapage"})
+
 # <meta> keys (name, property, itemprop, http-equiv; lowercased) in order of trust.
 _AUTHOR_KEYS = (
     "author", "article:author", "parsely-author", "sailthru.author", "dc.creator",
@@ -77,6 +81,8 @@ _ITEMPROPS = etree.XPath("//*/@itemprop")
 _AUTHOR_RELS = etree.XPath("//a/@rel[contains(translate(., 'AUTHOR', 'author'), 'author')]")
 # The earlier of two elements in document order.
 _EARLIER = etree.XPath("($a | $b)[1]")
+# Microdata's types (`itemtype="https://schema.org/DiscussionForumPosting"`).
+_ITEMTYPES = etree.XPath("//*/@itemtype")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +99,8 @@ class PageMeta:
     lang: str | None
     dir: str | None
     base_href: str | None
+    # Its JSON-LD declares a discussion thread (one of DISCUSSION_TYPES).
+    discussion: bool = False
 
 
 @dataclass(slots=True)
@@ -169,6 +177,19 @@ def read_metadata(
         lang=_lang(root, metas),
         dir=_dir(root),
         base_href=_base_href(found["base"]),
+        discussion=any(_types(node) & DISCUSSION_TYPES for node in linked.nodes),
+    )
+
+
+def declares_discussion(root: etree._Element, meta: PageMeta) -> bool:
+    """Tell whether the page declares itself a discussion thread, in JSON-LD or microdata."""
+    if meta.discussion:
+        return True
+    # Microdata read only when asked: the walk over every attribute is not free.
+    return any(
+        _IRI_SEPARATORS.split(name)[-1].lower() in DISCUSSION_TYPES
+        for value in _attributes(_ITEMTYPES(root))
+        for name in str(value).split()
     )
 
 

@@ -279,6 +279,12 @@ class ExtendParams:
     # the slots of their number, where the page's script moves them, and keep them:
     # they are often the article itself; False drops them as hidden.
     place_streamed: bool = False
+    # In the reader check, a page that declares itself a discussion thread
+    # (schema.org DiscussionForumPosting or QAPage, in JSON-LD or microdata)
+    # counts its prose blocks longer than this many characters as paragraphs,
+    # not only those over 140: a thread's posts are often a line or two, and its
+    # per-post names and dates read as fragments against too few paragraphs; 0 = off.
+    discussion_post_chars: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,6 +402,11 @@ ALGORITHMS: dict[str, ExtractParams] = {
             # No page of either split is left with only its banner (no Skip).
             consent_words=CONSENT_WORDS,
             consent_min_rest=200,
+            # The auto decision only (word F1 unchanged). off: forums as reader views
+            # even 71.2% / odd 61.1% (correct decisions 628 / 605); 60: 79.7% / 72.2%
+            # (633 / 611), every other type unchanged on both: no page of another type
+            # declares a thread. On even ids 100: 74.6%, 80: 76.3%, 40 and 20: as 60.
+            discussion_post_chars=60,
         ),
     ),
 }

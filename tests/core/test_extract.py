@@ -114,3 +114,31 @@ def test_a_consent_banner_beside_the_story_is_left_out() -> None:
     )
     assert isinstance(result, Article)
     assert "repotting" in result.text and "cookies" not in result.text
+
+
+def _thread(ld_type: str) -> str:
+    """Return a forum thread of sixteen short posts whose JSON-LD names it `ld_type`."""
+    posts = "".join(
+        f"<article class='post'><div class='post-meta'><span>Poster {n}</span> "
+        f"<time>March {n + 1}, 2025</time></div><p>Reply number {n} says that the hanger "
+        f"was bent and that a new one fixed the clicking noise in gear {n}.</p></article>"
+        for n in range(16)
+    )
+    ld = f'{{"@context": "https://schema.org", "@type": "{ld_type}", "headline": "Noise"}}'
+    return (
+        f"<html><head><title>Noise</title><script type='application/ld+json'>{ld}</script>"
+        f"</head><body><main><h1>Clicking noise in the lower gears</h1>{posts}</main></body></html>"
+    )
+
+
+def test_a_declared_thread_of_short_posts_is_readerable() -> None:
+    # Each post is under 140 characters: no paragraph of an article's check.
+    declared, plain = _thread("DiscussionForumPosting"), _thread("WebPage")
+    for page, expected in ((declared, True), (plain, False)):
+        article = extract(page)
+        assert isinstance(article, Article)
+        assert all(len(b.text) < 140 for b in article.blocks)
+        assert article.readerable is expected
+    paper = extract(declared, params=params_for("addanag-paper"))
+    assert isinstance(paper, Article)
+    assert not paper.readerable

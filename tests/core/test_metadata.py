@@ -10,7 +10,14 @@ from pathlib import Path
 import lxml.html
 import pytest
 
-from addon.core.metadata import PageMeta, collapse, iso_date, normalise_lang, read_metadata
+from addon.core.metadata import (
+    PageMeta,
+    collapse,
+    declares_discussion,
+    iso_date,
+    normalise_lang,
+    read_metadata,
+)
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 WCXB = SHARED / "datasets" / "wcxb-dev"
@@ -370,3 +377,40 @@ def test_json_ld_is_read_whatever_the_other_scripts_hold() -> None:
 )
 def test_collapse_joins_every_kind_of_space(text: str) -> None:
     assert collapse(text) == re.sub(r"\s+", " ", text).strip()
+
+
+# --- a declared discussion thread ---
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        (_ld({"@type": "DiscussionForumPosting", "headline": "Topic"}), True),
+        (_ld({"@graph": [{"@type": ["WebPage", "QAPage"]}]}), True),
+        (_ld({"@type": "https://schema.org/DiscussionForumPosting"}), True),
+        (_ld({"@type": "NewsArticle", "headline": "News"}), False),
+        ("<p>no linked data</p>", False),
+    ],
+)
+def test_json_ld_declares_a_discussion(html: str, expected: bool) -> None:
+    meta = _meta(html)
+    assert meta.discussion is expected
+    root = lxml.html.document_fromstring(html)
+    assert declares_discussion(root, meta) is expected
+
+
+@pytest.mark.parametrize(
+    ("itemtype", "expected"),
+    [
+        ("https://schema.org/DiscussionForumPosting", True),
+        ("http://schema.org/QAPage", True),
+        ("https://schema.org/Comment https://schema.org/DiscussionForumPosting", True),
+        ("https://schema.org/Product", False),
+        ("", False),
+    ],
+)
+def test_microdata_declares_a_discussion(itemtype: str, expected: bool) -> None:
+    html = f"<div itemscope itemtype='{itemtype}'><p>A post.</p></div>"
+    meta = _meta(html)
+    assert not meta.discussion  # microdata is read only on request
+    assert declares_discussion(lxml.html.document_fromstring(html), meta) is expected
