@@ -57,28 +57,34 @@ LEVEL = {
     "pages_per_s": 12.5, "latency_ms": SPREAD, "reader_views": 3, "originals_sent": 1,
     "failures": 0, "requests": 4, "main_cpu_cores": 0.5, "workers_cpu_cores": 1.25,
 }  # fmt: skip
+
+def _phases(
+    idle: tuple[float, float], loaded: tuple[float, float], *, reader: int, original: int,
+    rate: float,
+) -> Json:
+    """Return one proxy's passthrough results: probe p50/p95 idle and loaded, the loaders."""
+    phases: Json = {
+        name: {"p50_ms": p50, "p95_ms": p95, "requests": 600, "failures": 0}
+        for name, (p50, p95) in (("idle", idle), ("loaded", loaded))
+    }
+    return {
+        **phases,
+        "slowdown_p50": loaded[0] / idle[0] - 1,
+        "slowdown_p95": loaded[1] / idle[1] - 1,
+        "loaders": {"requests": reader + original, "reader_views": reader,
+                    "originals_sent": original, "failures": 0, "latency_ms": SPREAD,
+                    "pages_per_s": rate},
+    }  # fmt: skip
+
+
 CONCURRENCY: Json = {
     "benchmark": "concurrency",
     "pages": 4,
     "largest": [{"id": "0588", "bytes": 5_318_214}, {"id": "0602", "bytes": 5_071_471}],
     "rounds": 3,
     "cores": 2,
-    "passthrough": {
-        "idle": {"p50_ms": 5.0, "p95_ms": 8.0, "requests": 600, "failures": 0},
-        "loaded": {"p50_ms": 6.0, "p95_ms": 12.0, "requests": 600, "failures": 0},
-        "slowdown_p50": 0.2,
-        "slowdown_p95": 0.5,
-        "loaders": {"requests": 40, "reader_views": 30, "originals_sent": 10, "failures": 0,
-                    "latency_ms": SPREAD, "pages_per_s": 4.0},
-    },
-    "mitmproxy_floor": {
-        "idle": {"p50_ms": 4.0, "p95_ms": 6.0, "requests": 600, "failures": 0},
-        "loaded": {"p50_ms": 5.0, "p95_ms": 10.5, "requests": 600, "failures": 0},
-        "slowdown_p50": 0.25,
-        "slowdown_p95": 0.75,
-        "loaders": {"requests": 38, "reader_views": 0, "originals_sent": 38, "failures": 0,
-                    "latency_ms": SPREAD, "pages_per_s": 3.8},
-    },
+    "passthrough": _phases((5.0, 8.0), (6.0, 12.0), reader=30, original=10, rate=4.0),
+    "mitmproxy_floor": _phases((4.0, 6.0), (5.0, 10.5), reader=0, original=38, rate=3.8),
     "throughput": {str(n): {**LEVEL, "clients": n} for n in (1, 2, 8)},
     "failures": 0,
     "memory": MEMORY,
