@@ -131,7 +131,25 @@ pv_python_identity() {
 
 pv_install_stamp() {
     local pins="$*"
-    { sha256sum pyproject.toml; printf 'pins: %s\n' "$pins"; } | sha256sum | cut -d' ' -f1
+    # The install compiles addon/core/*.pyx: a changed source needs a new build.
+    { sha256sum pyproject.toml setup.py addon/core/*.pyx; printf 'pins: %s\n' "$pins"; } \
+        | sha256sum | cut -d' ' -f1
+}
+
+# The compiled line walk needs a C compiler and the headers of Python $1;
+# install them with apt-get when they are missing (pyenv's Pythons carry theirs).
+pv_ensure_build_tools() {
+    local python=$1 include minor
+    if ! command -v cc >/dev/null 2>&1; then
+        pv_apt_install gcc libc6-dev
+    fi
+    include=$("$python" -c 'import sysconfig; print(sysconfig.get_path("include"))') \
+        || pv_die "$python does not run"
+    if [[ ! -f $include/Python.h ]]; then
+        minor=$("$python" -c 'import sys; print(sys.version_info[1])')
+        pv_apt_install "python3.$minor-dev"
+        [[ -f $include/Python.h ]] || pv_die "python3.$minor-dev installed but $include/Python.h is missing"
+    fi
 }
 
 # Make venv $1 from interpreter $2 and install the package with its dev
@@ -152,6 +170,7 @@ pv_ensure_venv() {
     if [[ -f $venv/$PV_STAMP_NAME && $(<"$venv/$PV_STAMP_NAME") == "$stamp" ]]; then
         return 0
     fi
+    pv_ensure_build_tools "$python"
     pv_log "installing the package into $venv: .[dev] $*"
     # The pip bundled with older Pythons mis-resolves some extras (lxml[html-clean]).
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip \

@@ -156,3 +156,68 @@ def test_oldest_leg_without_311_fails_clearly(machine: Machine) -> None:
     outcome = machine.call("pv_pick_oldest_python")
     assert outcome.returncode != 0
     assert "no working Python 3.11" in outcome.stderr
+
+
+@dataclass(frozen=True, slots=True)
+class BuildTools:
+    """A fake machine for pv_ensure_build_tools: a Python, its include folder, apt-get."""
+
+    machine: Machine
+    python: Path
+    include: Path
+    apt_log: Path
+
+    def installed(self) -> list[str]:
+        """Return the apt-get command lines run so far."""
+        return self.apt_log.read_text().splitlines() if self.apt_log.exists() else []
+
+
+@pytest.fixture
+def build_tools(machine: Machine, tmp_path: Path) -> BuildTools:
+    """Return a machine whose Python 3.11 has no headers and that has no compiler."""
+    include = tmp_path / "include" / "python3.11"
+    include.mkdir(parents=True)
+    python = machine.bin / "python3.11"
+    python.write_text(
+        "#!/bin/sh\n"
+        f'case "$2" in *sysconfig*) echo "{include}" ;; *version_info*) echo 11 ;; esac\n'
+    )
+    apt_log = tmp_path / "apt.log"
+    # The fake apt-get logs its arguments; installing python3.N-dev brings Python.h.
+    apt_get = machine.bin / "apt-get"
+    apt_get.write_text(
+        "#!/bin/sh\n"
+        f'echo "$*" >> "{apt_log}"\n'
+        f'case "$*" in *python3*-dev*) : > "{include}/Python.h" ;; esac\n'
+    )
+    fake_id = machine.bin / "id"
+    fake_id.write_text("#!/bin/sh\necho 0\n")
+    for fake in (python, apt_get, fake_id):
+        fake.chmod(0o755)
+    (machine.bin / "env").symlink_to("/usr/bin/env")
+    return BuildTools(machine, python, include, apt_log)
+
+
+def test_build_tools_in_place_install_nothing(build_tools: BuildTools) -> None:
+    (build_tools.machine.bin / "cc").symlink_to("/bin/true")
+    (build_tools.include / "Python.h").touch()
+    outcome = build_tools.machine.call(f'pv_ensure_build_tools "{build_tools.python}"')
+    assert outcome.returncode == 0, outcome.stderr
+    assert build_tools.installed() == []
+
+
+def test_build_tools_installs_a_compiler_and_the_python_headers(build_tools: BuildTools) -> None:
+    outcome = build_tools.machine.call(f'pv_ensure_build_tools "{build_tools.python}"')
+    assert outcome.returncode == 0, outcome.stderr
+    installs = [line for line in build_tools.installed() if line.startswith("install")]
+    assert installs == ["install -y -qq gcc libc6-dev", "install -y -qq python3.11-dev"]
+
+
+def test_build_tools_fail_clearly_when_the_headers_stay_missing(
+    build_tools: BuildTools,
+) -> None:
+    (build_tools.machine.bin / "cc").symlink_to("/bin/true")
+    build_tools.machine.bin.joinpath("apt-get").write_text("#!/bin/sh\nexit 0\n")
+    outcome = build_tools.machine.call(f'pv_ensure_build_tools "{build_tools.python}"')
+    assert outcome.returncode != 0
+    assert "Python.h is missing" in outcome.stderr

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
+from collections.abc import Callable
+from pathlib import Path
+
 import lxml.html
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
@@ -16,8 +21,9 @@ from addon.core.lines import (
     count_line,
     filter3,
     tag_code_chars,
+    walk_lines,
 )
-from addon.core.params import Counting, DanagParams, Filter
+from addon.core.params import ALGORITHMS, Counting, DanagParams, Filter
 from addon.core.preprocess import parse
 
 BBC = '<a href="http://www.BBC.com/">BBC Web Site</a>'
@@ -248,6 +254,8 @@ FRAGMENTS = [
     "<a href='#x' class='a-very-long-class-name'>", "<b>", "</b>", "<br>", "<img src=x.png>",
     "<li>", "<ul>", "</ul>", "<h2 id=t>", "</h2>", "<!-- c -->", "<span>", "</span>",
     " ", "\n  ", "word ", "linked text", "مرحبا", "\xa0", "<td>", "<table>", "</table>",
+    "\u3000", "\u2028 ", "\x1c", "\u200b", "é", "<p title='ééééééééééééééééééééééé'>",
+    "<a title='日本語の長いタイトルです日本語の長いタイトル'>",
 ]  # fmt: skip
 FILTERS: tuple[Filter, ...] = (0, 1, 2, 3)
 VARIANTS: tuple[tuple[int, Counting, int | None], ...] = (
@@ -262,10 +270,62 @@ PARAMS = [
 ]
 
 
+Cut = Callable[[etree._Element, DanagParams], list[Line]]
+
+
+@pytest.mark.parametrize("cut", [build_lines, walk_lines], ids=["compiled", "python"])
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(FRAGMENTS), max_size=40), st.sampled_from(PARAMS))
-def test_lines_match_the_plain_event_walk(fragments: list[str], params: DanagParams) -> None:
+def test_lines_match_the_plain_event_walk(
+    cut: Cut, fragments: list[str], params: DanagParams
+) -> None:
     root = lxml.html.document_fromstring("<html><body>" + "".join(fragments) + "x</body></html>")
-    lines = build_lines(root, params)
+    lines = cut(root, params)
     expected = _EventWalk(root, params).run(root)
     assert [(line.element, *_rows([line])[0]) for line in lines] == expected
+
+
+def test_the_compiled_walk_is_built() -> None:
+    # build_lines falls back to walk_lines without it: slower, so the install
+    # must have built it (pip install -e . with a C compiler and Python's headers).
+    assert importlib.util.find_spec("addon.core._lines") is not None
+
+
+def _records(lines: list[Line]) -> list[tuple[object, ...]]:
+    return [(line.element, *_rows([line])[0]) for line in lines]
+
+
+GOLDEN_SOURCES = sorted((Path(__file__).parents[1] / "golden").glob("*/source.html"))
+
+
+@pytest.mark.parametrize("source", GOLDEN_SOURCES, ids=lambda path: path.parent.name)
+def test_both_walks_cut_the_golden_pages_alike(source: Path) -> None:
+    root = parse(source.read_text(encoding="utf-8"))
+    assert root is not None
+    for params in ALGORITHMS.values():
+        assert _records(build_lines(root, params.danag)) == _records(walk_lines(root, params.danag))
+
+
+def test_both_walks_cut_long_lines_and_deep_blocks_alike() -> None:
+    # Past the compiled walk's first buffer (4 KB of text) and owner stack (64 blocks).
+    text = "word é " * 2000
+    page = "<div>" * 300 + f"<p>{text}<a href='/x'>{text}</a></p>" + "</div>" * 300
+    root = parse(f"<html><body>{page}</body></html>")
+    assert root is not None
+    params = DanagParams(max_attribute_chars=20)
+    lines = build_lines(root, params)
+    assert _records(lines) == _records(walk_lines(root, params))
+    assert max(line.t1 for line in lines) == len((text * 2).strip())
+
+
+def test_both_walks_read_namespaced_elements_alike() -> None:
+    root = lxml.html.document_fromstring("<html><body><p>One</p></body></html>")
+    body = root.find("body")
+    assert body is not None
+    odd = etree.SubElement(body, "{urn:x}div", {"{urn:y}a": "v"})
+    odd.text = "namespaced"
+    params = DanagParams()
+    lines = build_lines(root, params)
+    assert _records(lines) == _records(walk_lines(root, params))
+    # "{urn:x}div" is no block: its text joins the body's line, its long tag the code.
+    assert lines[-1].tag == "body" and lines[-1].text == "namespaced"
