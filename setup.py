@@ -1,15 +1,20 @@
-"""Build the compiled line walk (addon/core/_lines.pyx); everything else is in pyproject.toml."""
+"""Build the compiled modules (addon/core/*.pyx); everything else is in pyproject.toml."""
 
 import lxml
 from setuptools import Extension, setup
 
-# optional: without a C compiler the package installs without the extension and
-# addon.core.lines walks the tree in Python, with the same result.
-LINES = Extension(
-    "addon.core._lines",
-    ["addon/core/_lines.pyx"],
-    include_dirs=lxml.get_include(),
-    optional=True,
-)
 
-setup(ext_modules=[LINES])
+def compiled(name: str) -> Extension:
+    """Declare one Cython module of addon.core, built against lxml's C API."""
+    # optional: without a C compiler the package installs without it and
+    # addon.core runs the Python twin of each module, with the same result.
+    return Extension(
+        f"addon.core.{name}",
+        [f"addon/core/{name}.pyx"],
+        include_dirs=lxml.get_include(),
+        depends=["addon/core/_libxml.pxd"],
+        optional=True,
+    )
+
+
+setup(ext_modules=[compiled("_lines"), compiled("_dom"), compiled("_words")])

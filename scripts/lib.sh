@@ -131,12 +131,14 @@ pv_python_identity() {
 
 pv_install_stamp() {
     local pins="$*"
-    # The install compiles addon/core/*.pyx: a changed source needs a new build.
-    { sha256sum pyproject.toml setup.py addon/core/*.pyx; printf 'pins: %s\n' "$pins"; } \
-        | sha256sum | cut -d' ' -f1
+    # The install compiles addon/core/*.pyx (with *.pxd): a changed source needs a new build.
+    {
+        sha256sum pyproject.toml setup.py addon/core/*.pyx addon/core/*.pxd
+        printf 'pins: %s\n' "$pins"
+    } | sha256sum | cut -d' ' -f1
 }
 
-# The compiled line walk needs a C compiler and the headers of Python $1;
+# The compiled modules need a C compiler and the headers of Python $1;
 # install them with apt-get when they are missing (pyenv's Pythons carry theirs).
 pv_ensure_build_tools() {
     local python=$1 include minor

@@ -15,6 +15,8 @@ from libc.string cimport memcpy, strcmp, strlen
 from lxml.includes cimport tree
 from lxml.includes.etreepublic cimport _Document, _Element, elementFactory, import_lxml__etree
 
+from addon.core._libxml cimport is_text, string_chars, utf8_chars
+
 from addon.core.lines import BLOCK_TAGS, VOID_TAGS
 
 import_lxml__etree()
@@ -78,18 +80,6 @@ cdef int _kind(tree.xmlNode* node) noexcept nogil:
 # --- Counting characters in libxml2's UTF-8 ----------------------------------
 
 
-cdef Py_ssize_t _chars(const unsigned char* s, Py_ssize_t limit) noexcept nogil:
-    """Count the characters of NUL-terminated UTF-8, stopping once `limit` are counted."""
-    cdef Py_ssize_t n = 0
-    if s == NULL:
-        return 0
-    while s[0] != 0 and n < limit:
-        if (s[0] & 0xC0) != 0x80:  # continuation bytes do not start a character
-            n += 1
-        s += 1
-    return n
-
-
 cdef bint _space_at(const unsigned char* s, Py_ssize_t n, Py_ssize_t* width) noexcept nogil:
     """Tell whether the UTF-8 character at `s` is one str.isspace() accepts; set its width."""
     cdef unsigned int c = s[0]
@@ -125,14 +115,10 @@ cdef bint _all_space(const unsigned char* s, Py_ssize_t n) noexcept nogil:
 # --- Reading the tree as lxml does ---------------------------------------------
 
 
-cdef inline bint _is_text(tree.xmlNode* node) noexcept nogil:
-    return node.type == tree.XML_TEXT_NODE or node.type == tree.XML_CDATA_SECTION_NODE
-
-
 cdef tree.xmlNode* _text_or_skip(tree.xmlNode* node) noexcept nogil:
     """Return the node if it holds text, past XInclude markers; else NULL (lxml's .text rule)."""
     while node != NULL:
-        if _is_text(node):
+        if is_text(node):
             return node
         if node.type != tree.XML_XINCLUDE_START and node.type != tree.XML_XINCLUDE_END:
             return NULL
@@ -147,43 +133,25 @@ cdef tree.xmlNode* _next_element(tree.xmlNode* node) noexcept nogil:
     return node
 
 
-cdef Py_ssize_t _string_chars(tree.xmlNode* top) noexcept nogil:
-    """Count the characters of all text below an element, as XPath's string() gives it."""
-    cdef Py_ssize_t n = 0
-    cdef tree.xmlNode* node = top.children
-    while node != NULL:
-        if _is_text(node):
-            n += _chars(<const unsigned char*> node.content, PY_SSIZE_T_MAX)
-        elif node.type == tree.XML_ELEMENT_NODE and node.children != NULL:
-            node = node.children
-            continue
-        while node.next == NULL:
-            node = node.parent
-            if node == top or node == NULL:
-                return n
-        node = node.next
-    return n
-
-
 cdef Py_ssize_t _tag_chars(tree.xmlNode* node, int kind, Py_ssize_t cap) noexcept nogil:
     """Return the length of an element's start and end tag as HTML source (`tag_code_chars`)."""
-    cdef Py_ssize_t name = _chars(<const unsigned char*> node.name, PY_SSIZE_T_MAX)
+    cdef Py_ssize_t name = utf8_chars(<const unsigned char*> node.name, PY_SSIZE_T_MAX)
     if node.ns != NULL and node.ns.href != NULL:
-        name += _chars(<const unsigned char*> node.ns.href, PY_SSIZE_T_MAX) + 2
+        name += utf8_chars(<const unsigned char*> node.ns.href, PY_SSIZE_T_MAX) + 2
     cdef Py_ssize_t size = name + 2 if kind & VOID else 2 * name + 5
     cdef Py_ssize_t chars
     cdef tree.xmlAttr* attr = node.properties
     cdef tree.xmlNode* value
     while attr != NULL:  # ` name="value"`, each capped at `cap`
-        chars = _chars(<const unsigned char*> attr.name, PY_SSIZE_T_MAX) + 4
+        chars = utf8_chars(<const unsigned char*> attr.name, PY_SSIZE_T_MAX) + 4
         if attr.ns != NULL and attr.ns.href != NULL:
-            chars += _chars(<const unsigned char*> attr.ns.href, PY_SSIZE_T_MAX) + 2
+            chars += utf8_chars(<const unsigned char*> attr.ns.href, PY_SSIZE_T_MAX) + 2
         value = attr.children
         # Past the cap a value's length no longer matters: long ones (inline JSON,
         # data: URLs) are read only that far.
         while value != NULL and chars < cap:
-            if _is_text(value):
-                chars += _chars(<const unsigned char*> value.content, cap - chars)
+            if is_text(value):
+                chars += utf8_chars(<const unsigned char*> value.content, cap - chars)
             value = value.next
         size += chars if chars < cap else cap
         attr = attr.next
@@ -194,7 +162,7 @@ cdef Py_ssize_t _anchor_chars(tree.xmlNode* anchor, int filter, int offset) noex
     """Return the code characters of an anchor's tags under Filter 2 or 3 (`anchor_code_chars`)."""
     if filter == 2:
         return 7  # <a></a>
-    cdef Py_ssize_t width = _string_chars(anchor) - offset
+    cdef Py_ssize_t width = string_chars(anchor) - offset
     return (4 + width if width > 0 else 3) + 4  # <a ___> or <a>, then </a>
 
 

@@ -9,9 +9,10 @@ by nh3 before it becomes a `Block`.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import re
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from operator import methodcaller
 from urllib.parse import urljoin, urlsplit
@@ -263,7 +264,23 @@ def plain_text(blocks: Sequence[Block]) -> str:
 
 def word_count(text: str) -> int:
     """Count words; each CJK character counts as one word."""
+    if _COMPILED_WORD_COUNT is not None:
+        return _COMPILED_WORD_COUNT(text)
     return len(_WORD_RE.findall(text))
+
+
+def _compiled_word_count() -> Callable[[str], int] | None:
+    """Return the compiled twin of the word count (addon/core/_words.pyx), if it was built."""
+    # Without a C compiler Plainview installs without it; the pattern gives the
+    # same count, slower. A module that is there but does not load is an error.
+    if importlib.util.find_spec("addon.core._words") is None:
+        return None
+    from addon.core import _words
+
+    return _words.word_count
+
+
+_COMPILED_WORD_COUNT = _compiled_word_count()
 
 
 def reading_minutes(words: int, *, wpm: int = 230) -> int:

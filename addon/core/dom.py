@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TypeGuard
 
 from lxml import etree
@@ -18,3 +21,53 @@ def text_content(element: etree._Element) -> str:
     """Return the element's text with its descendants' (its XPath string-value)."""
     value = _STRING_VALUE(element)
     return value if isinstance(value, str) else ""
+
+
+def text_length(element: etree._Element) -> int:
+    """Return len(text_content(element)), counted without building the text when compiled."""
+    if _COMPILED is not None:
+        return _COMPILED.text_length(element)
+    return len(text_content(element))
+
+
+def attribute_values(root: etree._Element, name: str) -> dict[etree._Element, str]:
+    """Map each element under root (root too) that has attribute `name` to its value.
+
+    In document order: what `//*/@name` finds from the page's root, each value
+    with its element.
+    """
+    if _COMPILED is not None:
+        return _COMPILED.attribute_values(root, name)
+    return walk_attribute_values(root, name)
+
+
+def walk_attribute_values(root: etree._Element, name: str) -> dict[etree._Element, str]:
+    """Find the attribute as `attribute_values` does, walking lxml's elements (the reference)."""
+    return {
+        element: value
+        for element in root.iter(etree.Element)
+        if (value := element.get(name)) is not None
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    """The compiled twins of the queries above (addon/core/_dom.pyx)."""
+
+    text_length: Callable[[etree._Element], int]
+    attribute_values: Callable[[etree._Element, str], dict[etree._Element, str]]
+
+
+def _compiled() -> _Compiled | None:
+    """Return the compiled queries, if the install built them."""
+    # A machine without a C compiler installs Plainview without them: the
+    # Python queries give the same results, only slower. A module that is
+    # there but does not load is an error, not a reason to fall back.
+    if importlib.util.find_spec("addon.core._dom") is None:
+        return None
+    from addon.core import _dom
+
+    return _Compiled(_dom.text_length, _dom.attribute_values)
+
+
+_COMPILED = _compiled()

@@ -17,7 +17,7 @@ from typing import Any, cast
 
 from lxml import etree
 
-from addon.core.dom import text_content
+from addon.core.dom import attribute_values, text_content
 
 JsonObject = dict[str, object]
 
@@ -74,15 +74,10 @@ _IRI_SEPARATORS = re.compile(r"[/#:]")
 _READ_TAGS = ("meta", "script", "title", "base", "time")
 # The attributes the byline and date fallbacks read: every itemprop, and the rel
 # of links whose rel holds "author" in any case (checked exactly in Python).
-# `//*/@name` visits only the attributes of that name, where a predicate on
-# every element (`//*[@itemprop]`) costs libxml2 far more; lxml hands back each
-# attribute with its element, in document order.
-_ITEMPROPS = etree.XPath("//*/@itemprop")
-_AUTHOR_RELS = etree.XPath("//a/@rel[contains(translate(., 'AUTHOR', 'author'), 'author')]")
+# A link's rel with those capitals lowered, as XPath's translate(., 'AUTHOR', 'author').
+_AUTHOR_FOLD = str.maketrans("AUTHOR", "author")
 # The earlier of two elements in document order.
 _EARLIER = etree.XPath("($a | $b)[1]")
-# Microdata's types (`itemtype="https://schema.org/DiscussionForumPosting"`).
-_ITEMTYPES = etree.XPath("//*/@itemtype")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,17 +103,21 @@ class _Marked:
     """The page's itemprop attributes and author links, found when first asked for."""
 
     root: etree._Element
-    found: list[etree._ElementUnicodeResult] | None = None
+    found: dict[etree._Element, str] | None = None
 
-    def itemprops(self) -> list[etree._ElementUnicodeResult]:
-        """Return the itemprop attributes in document order."""
+    def itemprops(self) -> dict[etree._Element, str]:
+        """Map the elements with an itemprop to its value, in document order."""
         if self.found is None:
-            self.found = _attributes(_ITEMPROPS(self.root))
+            self.found = attribute_values(self.root, "itemprop")
         return self.found
 
     def author_links(self) -> list[etree._Element]:
         """Return the links whose rel may say author, in document order."""
-        return _owners(_attributes(_AUTHOR_RELS(self.root)))
+        return [
+            element
+            for element, rel in attribute_values(self.root, "rel").items()
+            if element.tag == "a" and "author" in rel.translate(_AUTHOR_FOLD)
+        ]
 
     def earlier(self, first: etree._Element, second: etree._Element) -> etree._Element:
         """Return whichever element comes first in the document."""
@@ -126,20 +125,6 @@ class _Marked:
         found = _EARLIER(self.root, a=cast(Any, first), b=cast(Any, second))
         earlier = found[0] if isinstance(found, list) and found else first
         return earlier if isinstance(earlier, etree._Element) else first
-
-
-def _attributes(found: object) -> list[etree._ElementUnicodeResult]:
-    """Narrow the result of an attribute XPath (`//*/@name`) to its values."""
-    return cast(list[etree._ElementUnicodeResult], found if isinstance(found, list) else [])
-
-
-def _owners(attributes: Iterable[etree._ElementUnicodeResult]) -> list[etree._Element]:
-    """Return the HTML elements that carry the attributes."""
-    return [
-        element
-        for attribute in attributes
-        if isinstance(element := attribute.getparent(), etree._Element)
-    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +173,7 @@ def declares_discussion(root: etree._Element, meta: PageMeta) -> bool:
     # Microdata read only when asked: the walk over every attribute is not free.
     return any(
         _IRI_SEPARATORS.split(name)[-1].lower() in DISCUSSION_TYPES
-        for value in _attributes(_ITEMTYPES(root))
+        for value in attribute_values(root, "itemtype").values()
         for name in str(value).split()
     )
 
@@ -376,7 +361,7 @@ def _marked_author(marked: _Marked) -> list[str]:
     # Links with a rel and elements with an itemprop, each list in document order.
     firsts = [
         element
-        for candidates in (marked.author_links(), _owners(marked.itemprops()))
+        for candidates in (marked.author_links(), list(marked.itemprops()))
         if (element := next(filter(_marks_author, candidates), None)) is not None
     ]
     if not firsts:
@@ -436,7 +421,8 @@ def _itemprop_dates(marked: _Marked) -> list[str]:
     """Return the values of elements marked itemprop=datePublished."""
     return [
         element.get("content") or element.get("datetime") or text_content(element)
-        for element in _owners(value for value in marked.itemprops() if value == "datePublished")
+        for element, value in marked.itemprops().items()
+        if value == "datePublished"
     ]
 
 

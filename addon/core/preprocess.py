@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import math
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from itertools import accumulate
-from typing import cast
 
 from lxml import etree
 
-from addon.core.dom import text_content
+from addon.core.dom import attribute_values, text_content, text_length
 
 # libxml2 stops reading at a premature `</body>` or `</html>` mid-page and
 # silently drops the rest; the end tags carry no information, so drop them all.
@@ -280,31 +278,12 @@ def _minor(
     """Return the elements that hold at most `max_share` of the page's text."""
     if not elements:
         return []
-    limit = max_share * _text_length(root)
+    limit = max_share * text_length(root)
     return [
         element
         for element in elements
-        if element.getparent() is not None and _text_length(element, bound=limit) <= limit
+        if element.getparent() is not None and text_length(element) <= limit
     ]
-
-
-# Bytes that open a UTF-8 sequence; deleting them leaves the continuation bytes.
-_SEQUENCE_STARTS = bytes(range(0x80)) + bytes(range(0xC0, 0x100))
-
-
-def _text_length(element: etree._Element, *, bound: float = -math.inf) -> int:
-    """Return len(text_content(element)); its UTF-8 size instead if that is within `bound`."""
-    if not len(element):
-        # Without children all its text is .text: the cheapest call (icons, labels).
-        return len(element.text or "")
-    # libxml2 writes the same text as UTF-8 bytes, faster than lxml decodes it;
-    # every character starts with exactly one byte that is not a continuation.
-    data = etree.tostring(element, method="text", encoding="utf-8", with_tail=False)
-    if len(data) <= bound or data.isascii():
-        # No more characters than bytes: the caller's comparison with `bound`
-        # comes out the same for either count.
-        return len(data)
-    return len(data) - len(data.translate(None, _SEQUENCE_STARTS))
 
 
 def drop_all(root: etree._Element, elements: Iterable[etree._Element], *also: str) -> None:
@@ -356,12 +335,13 @@ def drop_hidden(
     # (see place_streamed_segments) and the slots, templates, go with the hidden.
     # Elements marked only aria-hidden go too, unless `unvoiced_max_link_share`
     # is given: then only those whose text is more than that share link text.
-    hidden = _owners(_strings(_HIDDEN_ATTRIBUTE(root)))
+    hidden = list(attribute_values(root, "hidden"))
     shown = place_streamed_segments(hidden) if place_streamed else set()
     if shown:
         hidden = [element for element in hidden if element not in shown]
-    hidden.extend(_owners(style for style in _strings(_STYLES(root)) if _hides(style)))
-    unvoiced = _owners(_strings(_ARIA_HIDDEN(root)))
+    styles = attribute_values(root, "style")
+    hidden.extend(element for element, style in styles.items() if _hides(style))
+    unvoiced = _valued(root, "aria-hidden", ("true",))
     if unvoiced_max_link_share is not None:
         seen = set(hidden)
         unvoiced = [
@@ -383,23 +363,13 @@ def keeps_unvoiced(element: etree._Element, max_link_share: float) -> bool:
     # aria-hidden hides from screen readers, not from the eye: closed tabs,
     # accordion answers and carousel slides carry it, and a reader view, having
     # nothing to click, shows them all. Mobile menus carry it too: all links.
-    text = _text_length(element)
+    text = text_length(element)
     if not text:
         return True
-    links = sum(_text_length(anchor) for anchor in element.iter("a"))
+    links = sum(text_length(anchor) for anchor in element.iter("a"))
     return links <= max_link_share * text
 
 
-# One query per attribute name, returning the attributes: `//*/@name` visits
-# only the attributes of that name, where a predicate over every element
-# (`//*[@hidden or ...]`) costs libxml2 far more; and lxml hands back each
-# attribute with its element, where `/..` or a union would have libxml2 sort
-# elements into document order, walking the tree for every comparison.
-_HIDDEN_ATTRIBUTE = etree.XPath("//*/@hidden")
-_ARIA_HIDDEN = etree.XPath("//*/@aria-hidden[. = 'true']")
-_STYLES = etree.XPath("//*/@style")
-_DIALOG_ROLES = etree.XPath("//*/@role[. = 'dialog' or . = 'alertdialog']")
-_ARIA_MODAL = etree.XPath("//*/@aria-modal[. = 'true']")
 # translate(@style, 'DISPLAYNOE ', 'displaynoe') in XPath: those capitals lowered, spaces gone.
 _DISPLAY_FOLD = str.maketrans("DISPLAYNOE", "displaynoe", " ")
 
@@ -413,13 +383,9 @@ def _hides(style: str) -> bool:
     )
 
 
-def _owners(attributes: Iterable[etree._ElementUnicodeResult]) -> list[etree._Element]:
-    """Return the HTML elements that carry the attributes."""
-    return [
-        element
-        for attribute in attributes
-        if isinstance(element := attribute.getparent(), etree._Element)
-    ]
+def _valued(root: etree._Element, name: str, values: tuple[str, ...]) -> list[etree._Element]:
+    """Return the elements whose attribute `name` has one of the values, exactly."""
+    return [element for element, value in attribute_values(root, name).items() if value in values]
 
 
 def drop_chrome(
@@ -434,7 +400,8 @@ def drop_chrome(
         if element.tag == "dialog"
         or (next(element.iterancestors("article"), None) is None and not _holds_article(element))
     ]
-    chrome.extend(_owners([*_strings(_DIALOG_ROLES(root)), *_strings(_ARIA_MODAL(root))]))
+    chrome.extend(_valued(root, "role", ("dialog", "alertdialog")))
+    chrome.extend(_valued(root, "aria-modal", ("true",)))
     # The controls go in the same pass: they never count towards the main share.
     drop_all(root, _minor(chrome, root, max_share=max_share), *CONTROLS)
     drop_labelled_controls(root, max_label_chars=max_label_chars)
@@ -446,11 +413,7 @@ def drop_labelled_controls(root: etree._Element, *, max_label_chars: int = 200) 
     ASP.NET and shop pages wrap the whole page in one <form>: it is unwrapped too.
     """
     labelled = list(root.iter(*LABELLED_CONTROLS))
-    wrappers = [
-        element
-        for element in labelled
-        if _text_length(element, bound=max_label_chars) > max_label_chars
-    ]
+    wrappers = [element for element in labelled if text_length(element) > max_label_chars]
     unwrap_all(root, wrappers, "form")
     if labelled:
         etree.strip_elements(root, *LABELLED_CONTROLS, with_tail=False)
@@ -460,15 +423,11 @@ def boilerplate_pattern(words: str) -> re.Pattern[str]:
     """Compile the class/id word pattern: a word that opens or closes a class token."""
     # The word must open or close a class token: "comment-list" and
     # "block--author-bio" are furniture, "with-sidebar-layout" wraps the page.
-    return re.compile(
-        rf"(?:^|\s)(?:{words})(?:$|[\s_-])|[_-](?:{words})(?:$|\s)", re.IGNORECASE
-    )
+    return re.compile(rf"(?:^|\s)(?:{words})(?:$|[\s_-])|[_-](?:{words})(?:$|\s)", re.IGNORECASE)
 
 
 # Elements never dropped for their class or id: the page and its main content.
 _NOT_FURNITURE = ("html", "body", "article", "main")
-_CLASSES = etree.XPath("//*/@class")
-_IDS = etree.XPath("//*/@id")
 
 
 def drop_named_furniture(
@@ -486,8 +445,8 @@ def drop_named_furniture(
     # One pass over the class and id values finds all four; an element named only
     # after the footer gets the smaller share, as a wrapper named after the
     # footer below it ("page1-footer") may hold the whole page.
-    classes, ids = _strings(_CLASSES(root)), _strings(_IDS(root))
-    held = drop_consent(root, [*classes, *ids], consent_words) if consent_words else 0
+    classes, ids = attribute_values(root, "class"), attribute_values(root, "id")
+    held = drop_consent(root, [classes, ids], consent_words) if consent_words else 0
     names = "|".join(name for name in (words, footer_words, review_words) if name)
     if not names:
         return held
@@ -501,24 +460,18 @@ def drop_named_furniture(
     return held
 
 
-def drop_consent(
-    root: etree._Element, values: list[etree._ElementUnicodeResult], words: str
-) -> int:
+def drop_consent(root: etree._Element, named: list[dict[etree._Element, str]], words: str) -> int:
     """Remove the elements a class or id value names as consent banners; return their text."""
     # A banner is never the article, though a preference centre listing every
     # purpose may outweigh a page whose own content its script renders: the
     # share that spares other furniture holding most of the page does not apply.
-    found = consent_values(set(values), words)
+    found = consent_values({value for values in named for value in values.values()}, words)
     if not found:
         return 0
-    banners = [
-        element
-        for element in dict.fromkeys(_owners([value for value in values if value in found]))
-        if element.tag not in _NOT_FURNITURE
-    ]
+    banners = [element for element in _owners_of(named, found) if element.tag not in _NOT_FURNITURE]
     inside = set(banners)
     held = sum(
-        _text_length(banner)
+        text_length(banner)
         for banner in banners
         if not any(up in inside for up in banner.iterancestors())
     )
@@ -540,8 +493,7 @@ def consent_values(values: set[str], words: str) -> set[str]:
     lowered = [consent_name(value) for value in ordered]
     ends = list(accumulate(len(value) + 1 for value in lowered))
     return {
-        ordered[bisect_right(ends, hit.start())]
-        for hit in pattern.finditer("\n".join(lowered))
+        ordered[bisect_right(ends, hit.start())] for hit in pattern.finditer("\n".join(lowered))
     }
 
 
@@ -594,8 +546,8 @@ def review_sections(
 def _marked(
     root: etree._Element,
     pattern: re.Pattern[str],
-    classes: list[etree._ElementUnicodeResult],
-    ids: list[etree._ElementUnicodeResult],
+    classes: dict[etree._Element, str],
+    ids: dict[etree._Element, str],
 ) -> list[etree._Element]:
     """Return the elements whose class or id (among `classes` and `ids`) matches the pattern."""
     words = _plain_words(pattern)
@@ -603,7 +555,7 @@ def _marked(
         # Even an element with neither attribute would match: test them all.
         return [element for element in root.iter(etree.Element) if _named(element, pattern)]
     if words is not None:
-        return _named_by_words([*classes, *ids], pattern, words)
+        return _named_by_words([classes, ids], pattern, words)
     return _named_furniture(classes, ids, pattern)
 
 
@@ -614,33 +566,35 @@ def _named(element: etree._Element, pattern: re.Pattern[str]) -> bool:
 
 
 def _named_by_words(
-    values: list[etree._ElementUnicodeResult], pattern: re.Pattern[str], words: set[str]
+    named: list[dict[etree._Element, str]], pattern: re.Pattern[str], words: set[str]
 ) -> list[etree._Element]:
     """Return the elements whose class or id matches a pattern of plain words."""
     # The words hold no space, so the pattern matches "class id" exactly when it
     # matches the class or the id alone: match each distinct value once (class
     # lists repeat across a page), and fetch only the matching values' elements.
-    found = _matching_values(set(values), pattern, words)
+    values = {value for values in named for value in values.values()}
+    found = _matching_values(values, pattern, words)
     if not found:
         return []
-    owners = dict.fromkeys(_owners([value for value in values if value in found]))
-    return [element for element in owners if element.tag not in _NOT_FURNITURE]
+    return [element for element in _owners_of(named, found) if element.tag not in _NOT_FURNITURE]
+
+
+def _owners_of(named: list[dict[etree._Element, str]], values: set[str]) -> list[etree._Element]:
+    """Return the elements named by one of the values, each once: as found in `named`."""
+    owners = (element for each in named for element, value in each.items() if value in values)
+    return list(dict.fromkeys(owners))
 
 
 def _named_furniture(
-    classes: list[etree._ElementUnicodeResult],
-    ids: list[etree._ElementUnicodeResult],
+    classes: dict[etree._Element, str],
+    ids: dict[etree._Element, str],
     pattern: re.Pattern[str],
 ) -> list[etree._Element]:
     """Return the elements whose "class id" names match a pattern that " " does not match."""
     # Only elements with a class or an id can match: read the few with an id
     # whole, the others as "class ", each distinct class once.
-    identified = {
-        element: f"{element.get('class', '')} {ident}"
-        for ident in ids
-        if isinstance(element := ident.getparent(), etree._Element)
-    }
-    furniture = {value for value in set(classes) if pattern.search(f"{value} ")}
+    identified = {element: f"{classes.get(element, '')} {ident}" for element, ident in ids.items()}
+    furniture = {value for value in set(classes.values()) if pattern.search(f"{value} ")}
     marked = [
         element
         for element, names in identified.items()
@@ -648,15 +602,10 @@ def _named_furniture(
     ]
     marked.extend(
         element
-        for element in _owners([value for value in classes if value in furniture])
+        for element in _owners_of([classes], furniture)
         if element not in identified and element.tag not in _NOT_FURNITURE
     )
     return marked
-
-
-def _strings(found: object) -> list[etree._ElementUnicodeResult]:
-    """Narrow the result of an attribute XPath (`//*/@name`) to its values."""
-    return cast(list[etree._ElementUnicodeResult], found if isinstance(found, list) else [])
 
 
 def _matching_values(values: set[str], pattern: re.Pattern[str], words: set[str]) -> set[str]:

@@ -27,7 +27,7 @@ from typing import Any, cast
 
 from lxml import etree
 
-from addon.core.dom import is_element, text_content
+from addon.core.dom import attribute_values, is_element, text_content
 from addon.core.lines import BLOCK_TAGS
 from addon.core.params import TitleMethod, TitleParams
 
@@ -52,9 +52,9 @@ HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _HEADLINE_ATTR = re.compile(r"title|headline|heading", re.IGNORECASE)
 # The same words in lowercased ASCII text (IGNORECASE also matches "İ" and "ı" to "i").
 _HEADLINE_LOWER = re.compile(r"title|head(?:line|ing)")
-# Every class, id and itemprop value, each in document order (filtered by _HEADLINE_ATTR in
-# Python, which is faster than a case-insensitive XPath test).
-_MARKED_PATHS = (etree.XPath(".//@class"), etree.XPath(".//@id"), etree.XPath(".//@itemprop"))
+# The attributes whose values may name a headline (filtered by _HEADLINE_ATTR in Python,
+# which is faster than a case-insensitive XPath test).
+_MARKING_ATTRIBUTES = ("class", "id", "itemprop")
 # Three element lists merged in document order, without duplicates.
 _UNION = etree.XPath("$a | $b | $c")
 # Page furniture: a heading inside one of these is rarely the page's headline.
@@ -483,9 +483,9 @@ def _headline_like(top: etree._Element) -> Iterator[tuple[etree._Element, bool]]
 
 def _marked_elements(top: etree._Element) -> list[etree._Element]:
     """Return the elements whose class, id or itemprop names a title, in document order."""
-    # One path per attribute: libxml2 merges a union of attribute paths in quadratic
+    # One query per attribute: libxml2 merges a union of attribute paths in quadratic
     # time; the few elements found are merged instead.
-    found = [_named_parents(path(top)) for path in _MARKED_PATHS]
+    found = [_named_parents(attribute_values(top, name)) for name in _MARKING_ATTRIBUTES]
     if sum(1 for parents in found if parents) < 2:
         return found[0] or found[1] or found[2]
     # lxml takes node-sets as XPath variables; its type stubs do not say so.
@@ -495,12 +495,11 @@ def _marked_elements(top: etree._Element) -> list[etree._Element]:
     return [element for element in merged if is_element(element)]
 
 
-def _named_parents(values: object) -> list[etree._Element]:
-    """Return the owners of the attribute values that name a title or headline."""
-    if not isinstance(values, list) or not values:
+def _named_parents(named: dict[etree._Element, str]) -> list[etree._Element]:
+    """Return the elements whose attribute value (in `named`) names a title or headline."""
+    if not named:
         return []
-    # An attribute path yields smart strings only, which know their element.
-    strings = cast(list[etree._ElementUnicodeResult], values)
+    owners, strings = list(named), list(named.values())
     # One search over all values joined is a C loop. They are joined by NUL, which no
     # libxml2 string holds and the pattern does not match, so the NULs before a match
     # number its value.
@@ -513,9 +512,7 @@ def _named_parents(values: object) -> list[etree._Element]:
     index = position = 0
     while match := pattern.search(joined, position):
         index += joined.count("\0", position, match.start())
-        parent = strings[index].getparent()
-        if isinstance(parent, etree._Element):
-            parents.append(parent)
+        parents.append(owners[index])
         position = joined.find("\0", match.end())  # on to the next value
         if position < 0:
             break

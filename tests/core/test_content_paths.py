@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import importlib.util
 import re
+import sys
 
 import lxml.html
 from hypothesis import given, settings
@@ -241,7 +243,28 @@ def test_the_data_url_pretest_never_misses_one(text: str) -> None:
     assert _may_hold_data_url(text) == ("a:" in text or "A:" in text)
 
 
-@given(st.text(st.sampled_from("ab1_ \u00e9\u0436\u65e5\u672c\u3042'-\n"), max_size=16))
+_PLAIN_WORDS = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+"
+# Letters, digits, CJK; and the CJK-range characters that are no letters (゠ ・
+# and a combining mark), numbers str.isalnum takes (² ½ ٣), a combining accent.
+_WORD_ALPHABET = (
+    "ab1_ \u00e9\u0436\u65e5\u672c\u3042'-\n\u30a0\u30fb\u30fc\u3099\u00b2\u00bd\u0663\u0301"
+)
+
+
+@given(st.text(st.sampled_from(_WORD_ALPHABET), max_size=16))
 def test_word_count_counts_what_the_plain_pattern_finds(text: str) -> None:
-    plain = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+"
-    assert word_count(text) == len(re.findall(plain, text))
+    assert word_count(text) == len(re.findall(_PLAIN_WORDS, text))
+
+
+def test_the_compiled_word_count_is_built() -> None:
+    # word_count falls back to the pattern without it: slower, so the install
+    # must have built it (pip install -e . with a C compiler and Python's headers).
+    assert importlib.util.find_spec("addon.core._words") is not None
+
+
+def test_word_count_takes_each_character_as_the_pattern_does() -> None:
+    # Every code point, alone and after a letter: where a word starts, and whether it goes on.
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        assert word_count(char) == len(re.findall(_PLAIN_WORDS, char)), hex(code)
+        assert word_count("a" + char) == len(re.findall(_PLAIN_WORDS, "a" + char)), hex(code)

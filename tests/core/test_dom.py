@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import importlib.util
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
-from addon.core.dom import is_element, text_content
+from addon.core.dom import is_element, text_content, text_length, walk_attribute_values
 from addon.core.preprocess import parse
 
 
@@ -33,3 +40,118 @@ def test_parsed_pages_are_plain_elements() -> None:
     assert root is not None
     assert {type(element) for element in root.iter()} == {etree._Element}
     assert text_content(root) == "Hello world"
+
+
+# --- The compiled queries and their Python twins ------------------------------
+
+Query = Callable[[etree._Element, str], dict[etree._Element, str]]
+COMPILED = importlib.util.find_spec("addon.core._dom") is not None
+NAMES = ("class", "id", "hidden", "style", "aria-hidden", "role")
+
+
+def _by_xpath(root: etree._Element, name: str) -> dict[etree._Element, str]:
+    """Find the attribute as the XPath `//*/@name` does: the definition both queries follow."""
+    found = root.xpath(f"//*/@{name}")
+    assert isinstance(found, list)
+    return {
+        value.getparent(): str(value)
+        for value in found
+        if isinstance(value, etree._ElementUnicodeResult)
+    }
+
+
+def _queries() -> list[Query]:
+    queries: list[Query] = [walk_attribute_values]
+    if COMPILED:
+        from addon.core import _dom
+
+        queries.append(_dom.attribute_values)
+    return queries
+
+
+def _lengths() -> list[Callable[[etree._Element], int]]:
+    lengths: list[Callable[[etree._Element], int]] = [text_length]
+    if COMPILED:
+        from addon.core import _dom
+
+        lengths.append(_dom.text_length)
+    return lengths
+
+
+def test_the_compiled_queries_are_built() -> None:
+    # dom falls back to the Python queries without them: slower, so the install
+    # must have built them (pip install -e . with a C compiler and Python's headers).
+    assert COMPILED
+
+
+@pytest.mark.parametrize("text", ["", "abc", "héllo wörld", "日本語のテキスト", "emoji 🎉 ok"])
+def test_text_length_counts_characters(text: str) -> None:
+    root = etree.fromstring(f"<div><p>{text}<b>é</b></p>tail</div>")
+    for length in _lengths():
+        assert length(root[0]) == len(text_content(root[0])) == len(text) + 1
+        assert length(root) == len(text_content(root))
+
+
+def test_attribute_values_map_each_element_to_its_value_in_document_order() -> None:
+    root = parse("<div class='a b' id=top><p class=''>x<b class='é &amp; \"q\"'>y</b></p></div>")
+    assert root is not None
+    for query in _queries():
+        found = query(root, "class")
+        assert [(element.tag, value) for element, value in found.items()] == [
+            ("div", "a b"),
+            ("p", ""),
+            ("b", 'é & "q"'),
+        ]
+        assert [element.tag for element in query(root, "id")] == ["div"]
+        assert query(root, "hidden") == {}
+
+
+def test_namespaced_attributes_are_not_the_plain_one() -> None:
+    root = etree.fromstring(
+        "<div xmlns:x='urn:x'><p x:class='no' class='yes'/><p x:class='no'/></div>"
+    )
+    for query in _queries():
+        assert (
+            list(query(root, "class").values())
+            == ["yes"]
+            == list(_by_xpath(root, "class").values())
+        )
+
+
+FRAGMENTS = [
+    "<div class='nav menu'>", "</div>", "<p id=lead hidden>", "</p>", "<span style='display:none'>",
+    "</span>", "<a href=/x class=''>", "</a>", "<b aria-hidden=true>", "</b>", "<br class=x>",
+    "<img src=x.png id=é>", "<li role=dialog class='日本 語'>", "<ul>", "</ul>", "<!-- c -->",
+    "text ", "é", "日本語", "&amp;", "<td class=\"a&quot;b\">", "<table>", "</table>",
+    "<hr hidden>",
+]  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=40))
+def test_queries_find_what_xpath_finds(fragments: list[str]) -> None:
+    root = parse("<html><body>" + "".join(fragments) + "x</body></html>")
+    assert root is not None
+    for query in _queries():
+        for name in NAMES:
+            assert query(root, name) == _by_xpath(root, name)
+    for length in _lengths():
+        assert [length(element) for element in root.iter()] == [
+            len(text_content(element)) for element in root.iter()
+        ]
+
+
+GOLDEN_SOURCES = sorted((Path(__file__).parents[1] / "golden").glob("*/source.html"))
+
+
+@pytest.mark.parametrize("source", GOLDEN_SOURCES, ids=lambda path: path.parent.name)
+def test_queries_read_the_golden_pages_as_xpath_does(source: Path) -> None:
+    root = parse(source.read_text(encoding="utf-8"))
+    assert root is not None
+    for query in _queries():
+        for name in NAMES:
+            assert query(root, name) == _by_xpath(root, name)
+    for length in _lengths():
+        assert [length(element) for element in root.iter()] == [
+            len(text_content(element)) for element in root.iter()
+        ]

@@ -17,7 +17,6 @@ from addon.core.preprocess import (
     _plain_words,
     _source_byte_pieces,
     _source_pieces,
-    _text_length,
     boilerplate_pattern,
     consent_name,
     consent_values,
@@ -476,14 +475,6 @@ def test_source_pieces_are_the_page_without_end_tags_or_declaration(text: str) -
     assert "".join(_source_pieces(text)) == expected
     if not expected or expected.isspace():
         assert parse(text) is None
-
-
-@pytest.mark.parametrize("text", ["", "abc", "héllo wörld", "日本語のテキスト", "emoji 🎉 ok"])
-def test_text_length_counts_characters(text: str) -> None:
-    root = lxml.html.fragment_fromstring(f"<div><p>{text}</p>tail</div>")
-    paragraph = root[0]
-    assert _text_length(paragraph) == len(paragraph.text_content())
-    assert _text_length(root) == len(root.text_content())
 
 
 # Every character str.isspace() accepts, for the UTF-8 bytes path.

@@ -1,0 +1,6 @@
+"""Types of the compiled DOM queries (addon/core/_dom.pyx)."""
+
+from lxml import etree
+
+def attribute_values(root: etree._Element, name: str) -> dict[etree._Element, str]: ...
+def text_length(element: etree._Element) -> int: ...

@@ -1,0 +1,70 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Attribute and text queries over libxml2's own nodes: the compiled twins of `dom`'s.
+
+An XPath such as `//*/@class` has libxml2 build a node set of every element
+of the page, and lxml a string tied to its element for each value; the
+preprocessing asks seven of them, and the page's text length five times, on
+every page (docs/performance.md, "Sixth round"). Walking the nodes here
+makes Python objects only for the elements found and their values.
+"""
+
+from libc.string cimport strcmp
+from lxml.includes cimport tree
+from lxml.includes.etreepublic cimport _Element, elementFactory, import_lxml__etree
+
+from addon.core._libxml cimport is_text, string_chars
+
+import_lxml__etree()
+
+
+cdef str _value(tree.xmlAttr* attr):
+    """Return an attribute's value: its text nodes joined, as XPath's string() gives it."""
+    cdef tree.xmlNode* node = attr.children
+    if node != NULL and node.next == NULL and is_text(node):  # nearly every value
+        return (<bytes> node.content).decode("utf-8")
+    pieces = []
+    while node != NULL:
+        if is_text(node):
+            pieces.append(<bytes> node.content)
+        node = node.next
+    return b"".join(pieces).decode("utf-8")
+
+
+cdef tree.xmlAttr* _attribute(tree.xmlNode* node, const char* name) noexcept nogil:
+    """Return an element's attribute of that name and no namespace, or NULL."""
+    cdef tree.xmlAttr* attr = node.properties
+    while attr != NULL:
+        if attr.ns == NULL and strcmp(<const char*> attr.name, name) == 0:
+            return attr
+        attr = attr.next
+    return NULL
+
+
+def attribute_values(_Element root not None, str name not None):
+    """Map each element of root's subtree (root too) that has attribute `name` to its value.
+
+    In document order, as `//*/@name` finds them from the document's root.
+    """
+    cdef bytes key = name.encode("utf-8")
+    cdef dict found = {}
+    cdef tree.xmlNode* top = root._c_node
+    cdef tree.xmlNode* node = top
+    cdef tree.xmlAttr* attr
+    while True:  # depth first over the elements; other nodes hold no attributes
+        if node.type == tree.XML_ELEMENT_NODE:
+            attr = _attribute(node, key)
+            if attr != NULL:
+                found[elementFactory(root._doc, node)] = _value(attr)
+            if node.children != NULL:
+                node = node.children
+                continue
+        while node != top and node.next == NULL:
+            node = node.parent
+        if node == top:
+            return found
+        node = node.next
+
+
+def text_length(_Element element not None):
+    """Return the length of the element's text with its descendants' (`dom.text_content`)."""
+    return string_chars(element._c_node)

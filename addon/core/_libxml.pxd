@@ -1,0 +1,40 @@
+# cython: language_level=3
+"""Reading libxml2's nodes as lxml and XPath read them: shared by the compiled modules."""
+
+from cpython.pyport cimport PY_SSIZE_T_MAX
+from lxml.includes cimport tree
+
+
+cdef inline Py_ssize_t utf8_chars(const unsigned char* s, Py_ssize_t limit) noexcept nogil:
+    """Count the characters of NUL-terminated UTF-8, stopping once `limit` are counted."""
+    cdef Py_ssize_t n = 0
+    if s == NULL:
+        return 0
+    while s[0] != 0 and n < limit:
+        if (s[0] & 0xC0) != 0x80:  # continuation bytes do not start a character
+            n += 1
+        s += 1
+    return n
+
+
+cdef inline bint is_text(tree.xmlNode* node) noexcept nogil:
+    """Tell whether a node holds text (a text or CDATA node)."""
+    return node.type == tree.XML_TEXT_NODE or node.type == tree.XML_CDATA_SECTION_NODE
+
+
+cdef inline Py_ssize_t string_chars(tree.xmlNode* top) noexcept nogil:
+    """Count the characters of all text below an element, as XPath's string() gives it."""
+    cdef Py_ssize_t n = 0
+    cdef tree.xmlNode* node = top.children
+    while node != NULL:
+        if is_text(node):
+            n += utf8_chars(<const unsigned char*> node.content, PY_SSIZE_T_MAX)
+        elif node.type == tree.XML_ELEMENT_NODE and node.children != NULL:
+            node = node.children
+            continue
+        while node.next == NULL:
+            node = node.parent
+            if node == top or node == NULL:
+                return n
+        node = node.next
+    return n

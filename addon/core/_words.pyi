@@ -1,0 +1,3 @@
+"""Types of the compiled word count (addon/core/_words.pyx)."""
+
+def word_count(text: str) -> int: ...
