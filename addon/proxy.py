@@ -1,7 +1,7 @@
 """The mitmproxy addon: top-level HTML pages become reader views; everything else passes.
 
 This is the only module that talks to mitmproxy. CPU work (extraction and
-rendering) runs in a process pool so the event loop never blocks; when it
+rendering) runs in worker processes so the event loop never blocks; when it
 fails, is too slow or finds too little, the original response goes out.
 """
 
@@ -14,7 +14,7 @@ import multiprocessing
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +43,7 @@ from addon.siteconfig import (
     default_config_path,
 )
 from addon.transform import MIN_TEXT_CHARS, PageJob, PageOutcome, lower_priority, run_job, warm_up
+from addon.workers import PipePool
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +75,8 @@ WORKER_MODULE = run_job.__module__
 OptionsError: type[Exception] = exceptions.OptionsError
 
 
-def default_pool() -> Executor:
-    """Return a process pool with one worker per core.
+def default_pool() -> PipePool:
+    """Return worker processes fed through pipes, one per core.
 
     Workers never fork the threaded proxy process: where available, a fork
     server that has imported only the worker's modules forks them (fast to
@@ -85,11 +86,8 @@ def default_pool() -> Executor:
     if "forkserver" in multiprocessing.get_all_start_methods():
         forkserver = multiprocessing.get_context("forkserver")
         forkserver.set_forkserver_preload([WORKER_MODULE])
-        return ProcessPoolExecutor(
-            max_workers=workers, mp_context=forkserver, initializer=lower_priority
-        )
-    spawn = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=spawn, initializer=lower_priority)
+        return PipePool(workers, forkserver, initializer=lower_priority)
+    return PipePool(workers, multiprocessing.get_context("spawn"), initializer=lower_priority)
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,22 +218,38 @@ def web_request(flow: http.HTTPFlow) -> WebRequest:
     )
 
 
+# A pool of workers: the default pipe-fed processes, or any executor (tests use threads).
+Pool = PipePool | Executor
+
+
 class WorkerPool:
-    """A pool of worker processes, recreated when a worker dies."""
+    """A pool of worker processes, recreated when it breaks."""
 
-    def __init__(self, factory: Callable[[], Executor]) -> None:
+    def __init__(self, factory: Callable[[], Pool]) -> None:
         self._factory = factory
-        self._pool: Executor | None = None
+        self._pool: Pool | None = None
 
-    def get(self) -> Executor:
+    def get(self) -> Pool:
         """Return the pool, creating it on first use."""
         if self._pool is None:
             self._pool = self._factory()
         return self._pool
 
+    async def start(self) -> None:
+        """Start the workers, so the first page does not wait for them."""
+        pool = self.get()
+        if isinstance(pool, PipePool):
+            await pool.start()
+            return
+        for _ in range(os.cpu_count() or 1):
+            pool.submit(warm_up).add_done_callback(_report_warm_up)
+
     async def run(self, transform: Transform, job: PageJob, timeout: float) -> PageOutcome:
         """Run one job in the pool; raise TimeoutError past `timeout` seconds."""
         pool = self.get()
+        if isinstance(pool, PipePool):  # it replaces a dead worker itself
+            outcome: PageOutcome = await asyncio.wait_for(pool.run(transform, job), timeout)
+            return outcome
         loop = asyncio.get_running_loop()
         try:
             future = loop.run_in_executor(pool, transform, job)
@@ -244,6 +258,7 @@ class WorkerPool:
             # while starting): this page had no part in it, so a fresh pool takes it.
             self.replace(pool)
             pool = self.get()
+            assert not isinstance(pool, PipePool)
             future = loop.run_in_executor(pool, transform, job)
         try:
             return await asyncio.wait_for(future, timeout)
@@ -259,9 +274,11 @@ class WorkerPool:
 
     def shutdown(self) -> None:
         """Stop the workers without waiting for running jobs."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        pool, self._pool = self._pool, None
+        if isinstance(pool, PipePool):
+            pool.shutdown()
+        elif pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 class Plainview:
@@ -270,7 +287,7 @@ class Plainview:
     def __init__(
         self,
         transform: Transform = run_job,
-        pool_factory: Callable[[], Executor] = default_pool,
+        pool_factory: Callable[[], Pool] = default_pool,
         *,
         min_text_chars: int = MIN_TEXT_CHARS,
         recent_size: int = 100,
@@ -336,11 +353,12 @@ class Plainview:
             log.warning("plainview: %s", store.error)
         self.store, self.secret = store, secret
 
-    def running(self) -> None:
+    async def running(self) -> None:
         """Start the workers now, so the first page does not wait for them."""
-        pool = self.pool.get()
-        for _ in range(os.cpu_count() or 1):
-            pool.submit(warm_up).add_done_callback(_report_warm_up)
+        try:
+            await self.pool.start()
+        except OSError as error:  # the first page tries again
+            log.warning("plainview: the workers did not start: %s", error)
 
     def done(self) -> None:
         """Stop the workers."""

@@ -489,12 +489,17 @@ def test_the_default_pool_runs_jobs_in_worker_processes(config: Path) -> None:
 
 
 def test_default_pool_workers_run_below_the_proxy_s_priority() -> None:
-    pool = default_pool()
-    try:
-        worker_niceness = pool.submit(os.nice, 0).result(timeout=60)
-    finally:
-        pool.shutdown()
-    assert worker_niceness == min(os.nice(0) + WORKER_NICENESS, 19)
+    niceness: list[int] = []
+
+    async def main() -> None:
+        pool = default_pool()
+        try:
+            niceness.append(await pool.run(os.nice, 0))
+        finally:
+            pool.shutdown()
+
+    run(main())
+    assert niceness == [min(os.nice(0) + WORKER_NICENESS, 19)]
 
 
 # -- show original -----------------------------------------------------------------------
@@ -740,7 +745,7 @@ class CountingPool(ThreadPoolExecutor):
 def test_running_warms_up_one_worker_per_core(config: Path) -> None:
     async def body(h: Harness) -> None:
         CountingPool.submitted = 0
-        h.addon.running()
+        await h.addon.running()
         assert CountingPool.submitted == (os.cpu_count() or 1)
 
     harness(config, body, pool=CountingPool)

@@ -1,0 +1,206 @@
+"""Tests for the pipe-fed worker processes: jobs, failures, dead workers, framing."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+import pytest
+
+from addon.workers import PipePool, read_message, write_message
+
+T = TypeVar("T")
+SPAWN = multiprocessing.get_context("spawn")
+
+
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run one async test body and return what it returns."""
+    return asyncio.run(coroutine)
+
+
+def with_pool(body: Callable[[PipePool], Awaitable[T]], workers: int = 1) -> T:
+    """Run a test body with a started pool of spawned workers; stop it after."""
+
+    async def main() -> T:
+        pool = PipePool(workers, SPAWN)
+        try:
+            await pool.start()
+            return await body(pool)
+        finally:
+            pool.shutdown()
+
+    return run(main())
+
+
+def pid_of_worker(_: object) -> int:
+    """Return the worker's process id."""
+    return os.getpid()
+
+
+def echo(value: T) -> T:
+    """Return the argument unchanged (it went through both pipes)."""
+    return value
+
+
+def slow_echo(value: T) -> T:
+    """Return the argument after a while."""
+    time.sleep(0.5)
+    return value
+
+
+def die(_: object) -> None:
+    """End the worker process at once, as a crash would."""
+    os._exit(3)
+
+
+class Unpicklable(Exception):
+    """An exception that cannot travel back to the proxy."""
+
+    def __reduce__(self) -> Any:
+        raise TypeError("no pickling")
+
+
+def raise_unpicklable(_: object) -> None:
+    """Raise an exception that does not pickle."""
+    raise Unpicklable("odd failure")
+
+
+def test_a_job_runs_in_a_worker_process_and_returns_its_result() -> None:
+    async def body(pool: PipePool) -> tuple[int, str]:
+        return await pool.run(pid_of_worker, None), await pool.run(echo, "page")
+
+    worker, echoed = with_pool(body)
+    assert worker != os.getpid()
+    assert echoed == "page"
+
+
+def test_large_bodies_cross_both_pipes_intact() -> None:
+    body_bytes = os.urandom(5 * 1024 * 1024 + 7)  # past the pipe's buffer, odd size
+
+    async def body(pool: PipePool) -> bytes:
+        result: bytes = await pool.run(echo, body_bytes)
+        return result
+
+    assert with_pool(body) == body_bytes
+
+
+def test_an_exception_in_the_job_is_raised_with_its_type() -> None:
+    async def body(pool: PipePool) -> int:
+        with pytest.raises(ValueError, match="invalid literal"):
+            await pool.run(int, "not a number")
+        return int(await pool.run(int, "42"))  # the worker is still usable
+
+    assert with_pool(body) == 42
+
+
+def test_an_exception_that_does_not_pickle_is_reported_by_name() -> None:
+    async def body(pool: PipePool) -> None:
+        with pytest.raises(RuntimeError, match="Unpicklable: odd failure"):
+            await pool.run(raise_unpicklable, None)
+
+    with_pool(body)
+
+
+def test_a_worker_dying_in_a_job_fails_that_job_and_is_replaced() -> None:
+    async def body(pool: PipePool) -> tuple[int, int]:
+        first = await pool.run(pid_of_worker, None)
+        with pytest.raises(BrokenProcessPool):
+            await pool.run(die, None)
+        return first, await pool.run(pid_of_worker, None)
+
+    first, second = with_pool(body)
+    assert second != first
+
+
+def test_a_worker_killed_between_jobs_costs_no_job() -> None:
+    async def body(pool: PipePool) -> tuple[int, int]:
+        victim = await pool.run(pid_of_worker, None)
+        os.kill(victim, signal.SIGKILL)
+        for _ in range(200):  # until the event loop has seen its pipe close
+            await asyncio.sleep(0.01)
+            if not any(worker.alive for worker in pool.workers()):
+                break
+        return victim, await pool.run(pid_of_worker, None)
+
+    victim, successor = with_pool(body)
+    assert successor != victim
+
+
+def test_a_job_given_up_on_keeps_its_worker_until_it_ends() -> None:
+    # The caller stops waiting; the next job must get its own result, not the
+    # late reply of the one given up on.
+    async def body(pool: PipePool) -> tuple[str, float]:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(pool.run(slow_echo, "given up"), 0.05)
+        started = time.monotonic()
+        result: str = await pool.run(echo, "next")
+        return result, time.monotonic() - started
+
+    result, waited = with_pool(body)
+    assert result == "next"
+    assert waited > 0.3  # it waited for the only worker to finish the slow job
+
+
+def test_jobs_beyond_the_workers_wait_their_turn() -> None:
+    async def body(pool: PipePool) -> list[str]:
+        return list(await asyncio.gather(*(pool.run(echo, f"page {n}") for n in range(6))))
+
+    assert with_pool(body, workers=2) == [f"page {n}" for n in range(6)]
+
+
+def test_shutdown_ends_the_worker_processes() -> None:
+    async def main() -> list[int]:
+        pool = PipePool(2, SPAWN)
+        await asyncio.gather(pool.run(slow_echo, 1), pool.run(echo, 2))
+        pids = [worker.process.pid for worker in pool.workers()]
+        processes = [worker.process for worker in pool.workers()]
+        pool.shutdown()
+        assert not any(process.is_alive() for process in processes)
+        return [pid for pid in pids if pid is not None]
+
+    assert len(run(main())) == 2
+
+
+def test_an_initializer_runs_in_each_worker() -> None:
+    async def main() -> int:
+        pool = PipePool(1, SPAWN, initializer=_nicer)
+        try:
+            return int(await pool.run(os.nice, 0))
+        finally:
+            pool.shutdown()
+
+    assert run(main()) == min(os.nice(0) + 3, 19)
+
+
+def _nicer() -> None:
+    os.nice(3)
+
+
+def test_messages_round_trip_through_a_pipe_and_end_at_its_close() -> None:
+    read_end, write_end = os.pipe()
+    try:
+        write_message(write_end, b"")
+        write_message(write_end, b"one message")
+        os.close(write_end)
+        assert read_message(read_end) == b""
+        assert read_message(read_end) == b"one message"
+        assert read_message(read_end) is None
+    finally:
+        os.close(read_end)
+
+
+def test_a_pipe_closed_inside_a_message_is_an_error() -> None:
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, (10).to_bytes(8, "big") + b"short")
+        os.close(write_end)
+        with pytest.raises(EOFError, match="inside a message"):
+            read_message(read_end)
+    finally:
+        os.close(read_end)
