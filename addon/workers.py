@@ -3,7 +3,7 @@
 A `ProcessPoolExecutor` moves each job through a manager thread, a feeder
 thread and shared queues: five or six thread and process wake-ups a page,
 1.2 ms on an idle 2-core machine before any work (0.3 ms over a bare pipe),
-and under load those threads take the GIL from the event loop that relays
+and under load those threads compete for the GIL with the event loop that relays
 every other request. Here the event loop writes a job straight into an idle
 worker's pipe and reads its reply from another, both through asyncio's
 non-blocking pipe transports.
@@ -15,6 +15,7 @@ import asyncio
 import logging
 import os
 import pickle
+import signal
 import struct
 import sys
 from collections.abc import Callable
@@ -75,6 +76,9 @@ def write_message(fd: int, payload: bytes) -> None:
 
 def serve(jobs: Connection, replies: Connection, initializer: Callable[[], object] | None) -> None:
     """Run jobs from the proxy until it closes the job pipe (a worker process's main)."""
+    # Ctrl-C in the terminal reaches the whole process group: the proxy stops
+    # its workers itself (or they read the end of their pipe when it dies).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if initializer is not None:
         initializer()
     while (message := read_message(jobs.fileno())) is not None:

@@ -132,6 +132,18 @@ def test_a_worker_killed_between_jobs_costs_no_job() -> None:
     assert successor != victim
 
 
+def test_a_worker_ignores_the_terminal_s_interrupt() -> None:
+    # Ctrl-C reaches the whole process group; the proxy stops its workers itself.
+    async def body(pool: PipePool) -> tuple[int, int]:
+        worker = await pool.run(pid_of_worker, None)
+        os.kill(worker, signal.SIGINT)
+        await asyncio.sleep(0.2)
+        return worker, await pool.run(pid_of_worker, None)
+
+    before, after = with_pool(body)
+    assert after == before
+
+
 def test_a_job_given_up_on_keeps_its_worker_until_it_ends() -> None:
     # The caller stops waiting; the next job must get its own result, not the
     # late reply of the one given up on.
