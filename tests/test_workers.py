@@ -118,29 +118,29 @@ def test_a_worker_dying_in_a_job_fails_that_job_and_is_replaced() -> None:
     assert second != first
 
 
-def test_a_worker_killed_between_jobs_costs_no_job() -> None:
+def pids_around_a_signal(signum: int) -> tuple[int, int]:
+    """Signal the worker of one job; return its pid and the pid running the next job."""
+
     async def body(pool: PipePool) -> tuple[int, int]:
-        victim = await pool.run(pid_of_worker, None)
-        os.kill(victim, signal.SIGKILL)
-        for _ in range(200):  # until the event loop has seen its pipe close
+        before = await pool.run(pid_of_worker, None)
+        os.kill(before, signum)
+        for _ in range(50):  # time for the event loop to see a pipe close, if it does
             await asyncio.sleep(0.01)
             if not any(worker.alive for worker in pool.workers()):
                 break
-        return victim, await pool.run(pid_of_worker, None)
+        return before, await pool.run(pid_of_worker, None)
 
-    victim, successor = with_pool(body)
+    return with_pool(body)
+
+
+def test_a_worker_killed_between_jobs_costs_no_job() -> None:
+    victim, successor = pids_around_a_signal(signal.SIGKILL)
     assert successor != victim
 
 
 def test_a_worker_ignores_the_terminal_s_interrupt() -> None:
     # Ctrl-C reaches the whole process group; the proxy stops its workers itself.
-    async def body(pool: PipePool) -> tuple[int, int]:
-        worker = await pool.run(pid_of_worker, None)
-        os.kill(worker, signal.SIGINT)
-        await asyncio.sleep(0.2)
-        return worker, await pool.run(pid_of_worker, None)
-
-    before, after = with_pool(body)
+    before, after = pids_around_a_signal(signal.SIGINT)
     assert after == before
 
 
