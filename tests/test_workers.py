@@ -6,9 +6,9 @@ import asyncio
 import multiprocessing
 import os
 import signal
-import time
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -48,10 +48,10 @@ def echo(value: T) -> T:
     return value
 
 
-def slow_echo(value: T) -> T:
-    """Return the argument after a while."""
-    time.sleep(0.5)
-    return value
+def wait_for_release(fifo: str) -> str:
+    """Block until the test writes to the named pipe; return what it wrote."""
+    with open(fifo, encoding="utf-8") as released:
+        return released.read()
 
 
 def die(_: object) -> None:
@@ -144,19 +144,22 @@ def test_a_worker_ignores_the_terminal_s_interrupt() -> None:
     assert after == before
 
 
-def test_a_job_given_up_on_keeps_its_worker_until_it_ends() -> None:
-    # The caller stops waiting; the next job must get its own result, not the
-    # late reply of the one given up on.
-    async def body(pool: PipePool) -> tuple[str, float]:
-        with pytest.raises(TimeoutError):
-            await asyncio.wait_for(pool.run(slow_echo, "given up"), 0.05)
-        started = time.monotonic()
-        result: str = await pool.run(echo, "next")
-        return result, time.monotonic() - started
+def test_a_job_given_up_on_keeps_its_worker_until_it_ends(tmp_path: Path) -> None:
+    # The caller stops waiting; the next job must wait for the worker and get
+    # its own result, not the late reply of the job given up on.
+    fifo = tmp_path / "release"
+    os.mkfifo(fifo)
 
-    result, waited = with_pool(body)
-    assert result == "next"
-    assert waited > 0.3  # it waited for the only worker to finish the slow job
+    async def body(pool: PipePool) -> tuple[bool, str]:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(pool.run(wait_for_release, str(fifo)), 0.05)
+        following = asyncio.ensure_future(pool.run(echo, "next"))
+        await asyncio.sleep(0.2)
+        waited = not following.done()  # the only worker still holds the first job
+        fifo.write_text("late reply", encoding="utf-8")
+        return waited, await following
+
+    assert with_pool(body) == (True, "next")
 
 
 def test_jobs_beyond_the_workers_wait_their_turn() -> None:
@@ -169,7 +172,7 @@ def test_jobs_beyond_the_workers_wait_their_turn() -> None:
 def test_shutdown_ends_the_worker_processes() -> None:
     async def main() -> list[int]:
         pool = PipePool(2, SPAWN)
-        await asyncio.gather(pool.run(slow_echo, 1), pool.run(echo, 2))
+        await asyncio.gather(pool.run(echo, 1), pool.run(echo, 2))
         pids = [worker.process.pid for worker in pool.workers()]
         processes = [worker.process for worker in pool.workers()]
         pool.shutdown()
