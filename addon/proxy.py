@@ -198,6 +198,17 @@ def apply_reader_view(response: http.Response, outcome: PageOutcome) -> None:
     response.content = outcome.html
 
 
+def server_timing(total_ms: float, worker_ms: float) -> str:
+    """Describe the reader view's cost as a Server-Timing header (browsers' network panels)."""
+    # plainview: the proxy's wait for the reader view; plainview-worker: the
+    # worker's part of it (decode, extract, render); the rest is handing the page
+    # over and back. It replaces the origin's header, which timed the original.
+    return (
+        f'plainview;desc="reader view";dur={total_ms:.1f}, '
+        f'plainview-worker;desc="extraction and rendering";dur={worker_ms:.1f}'
+    )
+
+
 def make_response(reply: WebReply) -> http.Response:
     """Turn a settings-app reply into a mitmproxy response."""
     return http.Response.make(reply.status, reply.body, dict(reply.headers))
@@ -480,6 +491,7 @@ class Plainview:
             self._record(flow, "original", outcome.reason, ms, outcome)
             return
         apply_reader_view(response, outcome)
+        response.headers["server-timing"] = server_timing(ms, outcome.worker_ms)
         self._record(flow, "reader", outcome.reason, ms, outcome)
 
     async def _transform(self, flow: http.HTTPFlow) -> PageOutcome:

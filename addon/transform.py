@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from addon.bodies import decode_body
 from addon.budget import OverBudget, time_budget
@@ -46,6 +46,8 @@ class PageOutcome:
     reason: str
     title: str = ""
     diagnostics: Diagnostics | None = None
+    # The worker's own time on the job (decode, extract, render), for Server-Timing.
+    worker_ms: float = 0.0
 
 
 def _refusal(article: Article, job: PageJob) -> str:
@@ -71,6 +73,13 @@ def lower_priority(niceness: int = WORKER_NICENESS) -> None:
 
 
 def run_job(job: PageJob) -> PageOutcome:
+    """Run a job within its deadline and say how long it took the worker."""
+    started = time.perf_counter()
+    outcome = _run_within_deadline(job)
+    return replace(outcome, worker_ms=(time.perf_counter() - started) * 1000)
+
+
+def _run_within_deadline(job: PageJob) -> PageOutcome:
     """Run a job within its deadline; past it, give up at once (the proxy stopped waiting)."""
     remaining = job.deadline - time.time() if job.deadline else None
     if remaining is not None and remaining <= 0:

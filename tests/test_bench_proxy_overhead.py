@@ -42,13 +42,21 @@ def test_summarise_takes_each_page_median_and_the_differences() -> None:
         PageFacts(2000, 2000, False, {"script": 5}, {"script": 5}),
         PageFacts(1000, 300, True, {"link": 2}, {}),
     ]
-    summary = proxy_overhead.summarise(Measured(seconds, facts, ["plainview 3: status 502"]))
+    # The worker's part, from Server-Timing: none for page 2 (sent back as the original).
+    worker = [[4.0, math.nan, math.nan], [6.0, math.nan, math.nan], [5.0, math.nan, math.nan]]
+    summary = proxy_overhead.summarise(
+        Measured(seconds, facts, ["plainview 3: status 502"], worker_ms=worker)
+    )
     assert summary["latency_ms"]["direct"]["p50"] == pytest.approx(2.0)
     assert summary["latency_ms"]["mitmproxy"]["p50"] == pytest.approx(6.0)
     added = summary["added_ms"]["plainview_over_mitmproxy"]
     # Page medians: mitmproxy 5, 6, 7 ms; plainview 15, 26 ms, none: differences 10, 20.
     assert added["p50"] == pytest.approx(15.0)
     assert summary["added_ms"]["mitmproxy_over_direct"]["p50"] == pytest.approx(4.0)
+    # Page 1: added 10 ms, the worker's median 5 ms of it.
+    split = summary["added_split_ms"]
+    assert split["worker"]["p50"] == split["worker"]["p99"] == pytest.approx(5.0)
+    assert split["beyond_worker"]["p50"] == split["beyond_worker"]["p99"] == pytest.approx(5.0)
     assert summary["bytes"] == {
         "reader_views": 2,
         "originals_sent": 1,
@@ -94,6 +102,10 @@ def test_smoke_run_three_pages_one_round(tmp_path: Path) -> None:
         latency = results["latency_ms"][path]
         assert 0 < latency["p50"] <= latency["p95"] <= latency["p99"], path
     assert set(results["added_ms"]) == {"plainview_over_mitmproxy", "mitmproxy_over_direct"}
+    # Each reader view says what its worker took (Server-Timing): a part of the wait.
+    split = results["added_split_ms"]
+    assert 0 < split["worker"]["p50"] <= split["worker"]["p99"]
+    assert split["worker"]["p50"] < results["latency_ms"]["plainview"]["p99"]
     size = results["bytes"]
     assert size["original_total"] == sum(len(page.body) for page in pages)
     assert size["reader_views"] + size["originals_sent"] == 3

@@ -147,6 +147,17 @@ def test_proxy_tables() -> None:
     assert plainview[-1] == ("all together", "170.0", "180.0")
     assert tables["Memory of the mitmproxy proxy after the run"].rows[-1][2] == "180.0"
     assert tables["Targets"].rows == (("failed requests", "0 requests", "<= 0 requests", "pass"),)
+    # Results of a run before the proxy sent Server-Timing have no split.
+    assert not any("split" in title for title in tables)
+
+
+def test_proxy_tables_split_the_added_latency_at_the_worker() -> None:
+    split = {"worker": {"p50": 9.0, "p95": 30.0, "p99": 50.0}, "beyond_worker": SPREAD}
+    tables = {t.title: t for t in report.tables({**PROXY, "added_split_ms": split})}
+    assert tables["Reader views: the added latency split (Server-Timing)"].rows == (
+        ("worker: decode, extract, render", "9.0", "30.0", "50.0"),
+        ("the rest: handing over, hooks", "1.0", "2.0", "3.0"),
+    )
 
 
 def test_concurrency_tables() -> None:

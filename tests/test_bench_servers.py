@@ -36,6 +36,22 @@ def test_origin_resources_name_the_pages_and_the_subresources() -> None:
     assert served["/style.css"][1] == "text/css"
 
 
+@pytest.mark.parametrize(
+    ("header", "metric", "expected"),
+    [
+        ('plainview;desc="reader view";dur=12.5, plainview-worker;dur=9', "plainview", 12.5),
+        ('plainview;desc="reader view";dur=12.5, plainview-worker;dur=9', "plainview-worker", 9.0),
+        ("db;dur=53, app;dur=47.2", "plainview", None),
+        ('plainview;desc="no duration"', "plainview", None),
+        ("plainview;dur=soon", "plainview", None),
+        ('plainview;DUR="3.5"', "plainview", 3.5),
+        ("", "plainview", None),
+    ],
+)
+def test_server_timing_ms(header: str, metric: str, expected: float | None) -> None:
+    assert servers.server_timing_ms(header, metric) == expected
+
+
 def test_proxy_commands() -> None:
     home = Path("/nowhere")
     reader = servers.proxy_command("plainview", 8123, home)
@@ -113,8 +129,13 @@ def test_plainview_proxy_serves_the_reader_view_and_passes_the_image(
     assert not isinstance(fetched, str)
     assert fetched.status == 200 and fetched.is_reader_view
     assert b"Healthy Eating" in fetched.body and len(fetched.body) < len(page_body)
+    # The real worker's time, within the proxy's wait for it.
+    worker, total = fetched.server_timing("plainview-worker"), fetched.server_timing("plainview")
+    assert worker is not None and total is not None
+    assert 0 < worker <= total
     image = client.get(origin.url("/image.png"), servers.IMAGE_HEADERS)
     assert not isinstance(image, str) and image.body == servers.IMAGE
+    assert "server-timing" not in image.headers
 
 
 @pytest.mark.e2e

@@ -7,11 +7,13 @@ import gzip
 import logging
 import multiprocessing
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -27,7 +29,7 @@ from mitmproxy.test import taddons, tflow, tutils
 from addon.bodies import decode_body
 from addon.core.result import Article, Block
 from addon.guard import site_token
-from addon.proxy import Plainview, default_pool
+from addon.proxy import Plainview, default_pool, server_timing
 from addon.transform import WORKER_NICENESS, PageJob, PageOutcome, outcome_for
 
 LONG_TEXT = "A river rises in the hills and runs to the sea. " * 10
@@ -209,6 +211,44 @@ def test_article_page_becomes_a_reader_view(config: Path) -> None:
         assert root.xpath("//h1")[0].text == "Rivers"
 
     harness(config, body)
+
+
+def test_a_reader_view_says_what_it_cost(config: Path) -> None:
+    def timed(job: PageJob) -> PageOutcome:
+        return replace(fake_transform(job), worker_ms=7.5)
+
+    async def body(h: Harness) -> None:
+        flow = await h.cycle(make_flow(response_headers=(("server-timing", "db;dur=40"),)))
+        assert flow.response is not None and is_reader(flow)
+        # The origin's header timed the original; the reader view's replaces it.
+        header = flow.response.headers.get_all("server-timing")
+        assert len(header) == 1
+        timing = re.fullmatch(
+            r'plainview;desc="reader view";dur=(\d+\.\d), '
+            r'plainview-worker;desc="extraction and rendering";dur=7\.5',
+            header[0],
+        )
+        assert timing is not None, header
+
+    harness(config, body, transform=timed)
+
+
+def test_an_original_keeps_its_own_server_timing(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        flow = await h.cycle(
+            make_flow(b"<p>tiny</p>", response_headers=(("server-timing", "db;dur=40"),))
+        )
+        assert flow.response is not None and not is_reader(flow)
+        assert flow.response.headers.get_all("server-timing") == ["db;dur=40"]
+
+    harness(config, body)
+
+
+def test_server_timing_names_both_parts() -> None:
+    assert server_timing(12.345, 9.87) == (
+        'plainview;desc="reader view";dur=12.3, '
+        'plainview-worker;desc="extraction and rendering";dur=9.9'
+    )
 
 
 @pytest.mark.parametrize(

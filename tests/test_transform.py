@@ -7,6 +7,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from typing import Any
 
 import lxml.html
 import pytest
@@ -70,19 +71,38 @@ def test_run_job_extracts_for_real() -> None:
     assert outcome.html is None and outcome.reason.startswith("no article: ")
 
 
+def test_run_job_says_how_long_the_worker_took(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_extract = transform.extract
+
+    def slow_extract(*args: Any, **kwargs: Any) -> Article | Skip:
+        # At least 20 ms of work, spun rather than slept: the lower bound is certain.
+        until = time.perf_counter() + 0.02
+        while time.perf_counter() < until:
+            pass
+        return real_extract(*args, **kwargs)
+
+    monkeypatch.setattr(transform, "extract", slow_extract)
+    started = time.perf_counter()
+    outcome = run_job(job("reader", body=PAGE))
+    elapsed_ms = (time.perf_counter() - started) * 1000
+    assert outcome.reason == "reader view"
+    assert 20 <= outcome.worker_ms <= elapsed_ms
+
+
 def test_a_job_whose_deadline_passed_in_the_queue_is_not_started(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(transform, "extract", never_called)
     late = replace(job("reader", body=PAGE), deadline=time.time() - 1)
-    assert run_job(late) == PageOutcome(None, "", "deadline passed before a worker was free")
+    outcome = replace(run_job(late), worker_ms=0.0)
+    assert outcome == PageOutcome(None, "", "deadline passed before a worker was free")
 
 
 def test_a_job_running_past_its_deadline_is_stopped_there(monkeypatch: pytest.MonkeyPatch) -> None:
     # Work that never ends on its own: only the deadline can stop it.
     monkeypatch.setattr(transform, "extract", lambda *args, **kwargs: threading.Event().wait())
     before = signal.getsignal(signal.SIGALRM)
-    outcome = run_job(replace(job(body=PAGE), deadline=time.time() + 0.2))
+    outcome = replace(run_job(replace(job(body=PAGE), deadline=time.time() + 0.2)), worker_ms=0.0)
     assert outcome == PageOutcome(
         None, "", "deadline passed while the worker was busy with the page"
     )

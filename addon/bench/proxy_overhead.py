@@ -28,6 +28,8 @@ from addon.bench.servers import (
 )
 
 PATHS = ("direct", "mitmproxy", "plainview")
+# The Server-Timing metric of the worker's part of a reader view (addon/proxy.py).
+WORKER_METRIC = "plainview-worker"
 MAX_ADDED_P50_MS = 10.0
 MAX_ADDED_P95_MS = 40.0
 # Subresources a page makes the browser download, by the element that names them.
@@ -85,6 +87,9 @@ class Measured:
     facts: list[PageFacts]
     failures: list[str] = field(default_factory=list)
     altered: int = 0  # pages bare mitmproxy did not pass byte for byte
+    # The worker's part of each reader view, by round and page, from its Server-Timing
+    # header (NaN for an original sent back); empty when not measured.
+    worker_ms: list[list[float]] = field(default_factory=list)
 
 
 def run(
@@ -139,6 +144,7 @@ def measure(
     """Fetch every page through every path, `rounds` times, the paths' order turning."""
     seconds = {path: [[math.nan] * len(ids) for _ in range(rounds)] for path in PATHS}
     measured = Measured(seconds, [PageFacts() for _ in ids])
+    measured.worker_ms = [[math.nan] * len(ids) for _ in range(rounds)]
     for round_index in range(rounds):
         for index, file_id in enumerate(ids):
             turn = (index + round_index) % len(PATHS)
@@ -151,6 +157,9 @@ def measure(
                     continue
                 seconds[path][round_index][index] = fetched.seconds
                 got[path] = fetched
+            if "plainview" in got:
+                worker = got["plainview"].server_timing(WORKER_METRIC)
+                measured.worker_ms[round_index][index] = math.nan if worker is None else worker
             if round_index == 0:
                 _note(measured, index, got)
         progress(f"proxy round {round_index + 1}/{rounds} done")
@@ -185,6 +194,7 @@ def summarise(measured: Measured) -> Json:
             "plainview_over_mitmproxy": spread(_differences(ms["plainview"], ms["mitmproxy"])),
             "mitmproxy_over_direct": spread(_differences(ms["mitmproxy"], ms["direct"])),
         },
+        "added_split_ms": _split(ms, measured.worker_ms),
         "bytes": _bytes(measured.facts),
         "subresources": _subresources(measured.facts),
         "failures": len(measured.failures),
@@ -196,6 +206,20 @@ def summarise(measured: Measured) -> Json:
 def _finite(values: Sequence[float]) -> list[float]:
     """Drop NaN (pages whose every fetch failed)."""
     return [value for value in values if not math.isnan(value)]
+
+
+def _split(ms: dict[str, list[float]], worker_ms: list[list[float]]) -> Json:
+    """Split the reader views' added latency into the worker's part and the rest."""
+    # Each page's median of the worker's time, against the medians of its fetches;
+    # pages sent back as the original have no worker time and drop out.
+    added = [a - b for a, b in zip(ms["plainview"], ms["mitmproxy"], strict=True)]
+    worker = [median(_finite(column)) for column in zip(*worker_ms, strict=True)] or [
+        math.nan
+    ] * len(added)
+    return {
+        "worker": spread(_finite(worker)),
+        "beyond_worker": spread(_differences(added, worker)),
+    }
 
 
 def _differences(slower: Sequence[float], faster: Sequence[float]) -> list[float]:

@@ -87,6 +87,7 @@ def proxy_tables(results: Json) -> list[Table]:
     return [
         _table(f"{title}: latency", spread_headers, _spread_rows(results["latency_ms"])),
         _table("Added latency per page", spread_headers, _spread_rows(results["added_ms"])),
+        *_split_tables(results.get("added_split_ms"), spread_headers),
         _bytes_table(results["bytes"]),
         _subresource_table(results["subresources"]),
         _table("Failures", ("failed requests", "pages mitmproxy altered"), [failures]),
@@ -94,12 +95,25 @@ def proxy_tables(results: Json) -> list[Table]:
     ]
 
 
+def _split_tables(split: Json | None, headers: tuple[str, ...]) -> list[Table]:
+    """Return the reader views' added latency split at the worker, if the run measured it."""
+    if split is None:  # results of a run before the proxy sent Server-Timing
+        return []
+    rows = [
+        ("worker: decode, extract, render", *_spread_cells(split["worker"])),
+        ("the rest: handing over, hooks", *_spread_cells(split["beyond_worker"])),
+    ]
+    return [_table("Reader views: the added latency split (Server-Timing)", headers, rows)]
+
+
 def _spread_rows(spreads: dict[str, Json]) -> list[tuple[str, ...]]:
     """Return one row per named p50/p95/p99 spread."""
-    return [
-        (name.replace("_", " "), number(s["p50"]), number(s["p95"]), number(s["p99"]))
-        for name, s in spreads.items()
-    ]
+    return [(name.replace("_", " "), *_spread_cells(s)) for name, s in spreads.items()]
+
+
+def _spread_cells(spread: Json) -> tuple[str, str, str]:
+    """Return the p50, p95 and p99 cells of one spread."""
+    return number(spread["p50"]), number(spread["p95"]), number(spread["p99"])
 
 
 def _bytes_table(size: Json) -> Table:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -211,10 +212,33 @@ class Fetched:
     headers: dict[str, str]
     seconds: float
 
+    def server_timing(self, metric: str) -> float | None:
+        """Return a Server-Timing metric's duration in ms, None when the response has none."""
+        return server_timing_ms(self.headers.get("server-timing", ""), metric)
+
     @property
     def is_reader_view(self) -> bool:
         """Tell whether Plainview replaced the page (its strict policy is on every view)."""
         return "default-src 'none'" in self.headers.get("content-security-policy", "")
+
+
+def server_timing_ms(header: str, metric: str) -> float | None:
+    """Return the `dur` of one metric of a Server-Timing header value, in ms."""
+    # Splits at every comma: the descriptions Plainview writes hold none.
+    for entry in header.split(","):
+        name, *params = (part.strip() for part in entry.split(";"))
+        if name != metric:
+            continue
+        for param in params:
+            key, _, value = param.partition("=")
+            value = value.strip().strip('"')
+            if key.strip().lower() == "dur":
+                return float(value) if _DURATION.fullmatch(value) else None
+    return None
+
+
+# A Server-Timing duration: milliseconds, a decimal number.
+_DURATION = re.compile(r"\d+(?:\.\d*)?")
 
 
 class Client:
