@@ -17,4 +17,6 @@ def compiled(name: str) -> Extension:
     )
 
 
-setup(ext_modules=[compiled("_lines"), compiled("_dom"), compiled("_words")])
+setup(
+    ext_modules=[compiled("_lines"), compiled("_dom"), compiled("_words"), compiled("_marks")]
+)

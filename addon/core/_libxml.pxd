@@ -2,7 +2,12 @@
 """Reading libxml2's nodes as lxml and XPath read them: shared by the compiled modules."""
 
 from cpython.pyport cimport PY_SSIZE_T_MAX
+from libc.stdint cimport uint64_t
+from libc.string cimport memcpy, strlen
 from lxml.includes cimport tree
+
+cdef extern from *:
+    int popcount64 "__builtin_popcountll" (unsigned long long) nogil
 
 
 cdef inline Py_ssize_t utf8_chars(const unsigned char* s, Py_ssize_t limit) noexcept nogil:
@@ -17,6 +22,26 @@ cdef inline Py_ssize_t utf8_chars(const unsigned char* s, Py_ssize_t limit) noex
     return n
 
 
+cdef inline Py_ssize_t utf8_length(const unsigned char* s) noexcept nogil:
+    """Count the characters of NUL-terminated UTF-8: its bytes less its continuation bytes."""
+    if s == NULL:
+        return 0
+    cdef Py_ssize_t size = strlen(<const char*> s)
+    cdef Py_ssize_t i = 0
+    cdef Py_ssize_t continuations = 0
+    cdef uint64_t word
+    # Eight bytes at a time: a continuation byte is 10xxxxxx, its top bit set
+    # and the next one clear.
+    while i + 8 <= size:
+        memcpy(&word, s + i, 8)
+        continuations += popcount64(word & ~(word << 1) & 0x8080808080808080ULL)
+        i += 8
+    while i < size:
+        continuations += (s[i] & 0xC0) == 0x80
+        i += 1
+    return size - continuations
+
+
 cdef inline bint is_text(tree.xmlNode* node) noexcept nogil:
     """Tell whether a node holds text (a text or CDATA node)."""
     return node.type == tree.XML_TEXT_NODE or node.type == tree.XML_CDATA_SECTION_NODE
@@ -28,7 +53,7 @@ cdef inline Py_ssize_t string_chars(tree.xmlNode* top) noexcept nogil:
     cdef tree.xmlNode* node = top.children
     while node != NULL:
         if is_text(node):
-            n += utf8_chars(<const unsigned char*> node.content, PY_SSIZE_T_MAX)
+            n += utf8_length(<const unsigned char*> node.content)
         elif node.type == tree.XML_ELEMENT_NODE and node.children != NULL:
             node = node.children
             continue

@@ -1272,10 +1272,7 @@ def _block_texts(holder: Element, roots: list[Element]) -> list[str]:
     # One libxslt pass writes all the text with the marks _marked_text puts in the
     # tree, a block's end after each block; then the lines are made in a few string
     # passes over the whole. Should page text hold the block end, the count shows it.
-    try:
-        marked = str(_TEXT_MARKS(holder))
-    except etree.XSLTError:  # libxslt gave up (resources): mark each tree instead
-        marked = ""
+    marked = _block_marks(holder)
     if marked.count(_BLOCK_END) != len(roots):
         return [_marked_text(block) for block in roots]
     if _CONTROL_RE.search(marked):
@@ -1294,6 +1291,29 @@ def _block_texts(holder: Element, roots: list[Element]) -> list[str]:
     if _KEEP_SPACE in marked or _KEEP_TAB in marked:
         texts = [text.replace(_KEEP_SPACE, " ").replace(_KEEP_TAB, "\t") for text in texts]
     return texts
+
+
+def stylesheet_marks(holder: Element) -> str:
+    """Write the blocks' text with the marks by the stylesheet ("" if libxslt gives up)."""
+    try:
+        return str(_TEXT_MARKS(holder))
+    except etree.XSLTError:  # libxslt gave up (resources): the caller marks each tree
+        return ""
+
+
+def _compiled_marks() -> Callable[[Element], str] | None:
+    """Return the compiled twin of the stylesheet (addon/core/_marks.pyx), if it was built."""
+    # Without a C compiler Plainview installs without it; the stylesheet writes
+    # the same text, slower. A module that is there but does not load is an error.
+    if importlib.util.find_spec("addon.core._marks") is None:
+        return None
+    from addon.core import _marks
+
+    _marks.set_line_tags(_LINE_TAGS)
+    return _marks.block_marks
+
+
+_block_marks = _compiled_marks() or stylesheet_marks
 
 
 def _table_text(raw: str) -> str:
