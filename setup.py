@@ -18,5 +18,7 @@ def compiled(name: str) -> Extension:
 
 
 setup(
-    ext_modules=[compiled("_lines"), compiled("_dom"), compiled("_words"), compiled("_marks")]
+    ext_modules=[
+        compiled(name) for name in ("_lines", "_dom", "_words", "_marks", "_allow")
+    ]
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import re
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import methodcaller
 from urllib.parse import urljoin, urlsplit
@@ -827,16 +827,21 @@ class _Found:
         self.images: list[Element] = []
         self.layout: list[Element] = []
 
-    def sort(self, holder: Element, *, shift_headings: bool) -> None:
+    def sort(self, holder: Element, *, shift_headings: bool, compiled: bool = True) -> None:
         """Settle the plain elements in one pass; gather the rest by what they need."""
         # Renames made here keep a tag block-like or not, kept or not, as it was:
         # what a layout container's test looks at. Hidden elements keep their tag
-        # until then, for the same reason.
-        blockish, unwrap = self.blockish, self.unwrap  # the loop runs once per element
-        for el in holder.iterdescendants():
+        # until then, for the same reason. The compiled walk settles the plain
+        # elements itself and leaves the others, in document order, to the loop.
+        left: Iterable[Element]
+        if compiled and _SETTLE_PLAIN is not None:
+            left = _SETTLE_PLAIN(holder, self.blockish, self.unwrap, shift_headings)
+        else:
+            self.blockish = list(holder.iterdescendants(*_BLOCKISH))
+            left = holder.iterdescendants()
+        unwrap = self.unwrap  # the loop runs once per element
+        for el in left:
             tag = el.tag
-            if tag in _BLOCKISH_TAGS:
-                blockish.append(el)
             names = el.keys()  # one lxml call; most elements have neither attribute
             if names and ("style" in names or "hidden" in names) and _is_hidden(el):
                 self.hidden.append(el)
@@ -1314,6 +1319,22 @@ def _compiled_marks() -> Callable[[Element], str] | None:
 
 
 _block_marks = _compiled_marks() or stylesheet_marks
+
+
+def _compiled_settle() -> Callable[[Element, list[Element], set[str], bool], list[Element]] | None:
+    """Return the compiled walk over the plain elements (addon/core/_allow.pyx), if built."""
+    # Without a C compiler Plainview installs without it; _Found.sort then
+    # settles every element in Python, alike. A module that does not load is an error.
+    if importlib.util.find_spec("addon.core._allow") is None:
+        return None
+    from addon.core import _allow
+
+    kept_attributes = _GLOBAL_ATTRS.union(*ALLOWED_ATTRS.values())
+    _allow.set_tables(_ROLES, _BLOCKISH_TAGS, kept_attributes)
+    return _allow.settle_plain
+
+
+_SETTLE_PLAIN = _compiled_settle()
 
 
 def _table_text(raw: str) -> str:
