@@ -19,6 +19,6 @@ def compiled(name: str) -> Extension:
 
 setup(
     ext_modules=[
-        compiled(name) for name in ("_lines", "_dom", "_words", "_marks", "_allow")
+        compiled(name) for name in ("_lines", "_dom", "_words", "_marks", "_allow", "_scan")
     ]
 )

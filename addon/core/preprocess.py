@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate
 
 from lxml import etree
@@ -136,7 +137,7 @@ def _source_pieces(text: str) -> list[str]:
 
 def _source_byte_pieces(utf8: bytes) -> list[bytes]:
     """Cut UTF-8 bytes as `_source_pieces` cuts the text they encode."""
-    ends = [match.span() for match in _PREMATURE_END_BYTES.finditer(utf8)]
+    ends = _premature_ends(utf8)
     first_end = ends[0][0] if ends else len(utf8)
     if utf8.find(b">", 0, first_end) < 0:
         stripped = _PREMATURE_END_BYTES.sub(b"", utf8)
@@ -147,6 +148,24 @@ def _source_byte_pieces(utf8: bytes) -> list[bytes]:
     stops = [start for start, _ in ends] + [len(utf8)]
     return [utf8[start:stop] for start, stop in zip(starts, stops, strict=True)]
 
+
+def premature_ends(utf8: bytes) -> list[tuple[int, int]]:
+    """Return the spans of the `</body>` and `</html>` tags in UTF-8 bytes."""
+    return [match.span() for match in _PREMATURE_END_BYTES.finditer(utf8)]
+
+
+def _compiled_ends() -> Callable[[bytes], list[tuple[int, int]]] | None:
+    """Return the compiled twin of `premature_ends` (addon/core/_scan.pyx), if it was built."""
+    # Without a C compiler Plainview installs without it; the pattern finds the
+    # same spans, slower. A module that is there but does not load is an error.
+    if importlib.util.find_spec("addon.core._scan") is None:
+        return None
+    from addon.core import _scan
+
+    return _scan.premature_ends
+
+
+_premature_ends = _compiled_ends() or premature_ends
 
 _TOO_DEEP = etree.Element("too-deep")
 

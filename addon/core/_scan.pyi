@@ -1,0 +1,3 @@
+"""Types of the compiled source scan (addon/core/_scan.pyx)."""
+
+def premature_ends(source: bytes) -> list[tuple[int, int]]: ...

@@ -1,0 +1,65 @@
+"""Tests for addon/core/_scan.pyx: the compiled twin of the premature end-tag pattern."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from addon.core import preprocess
+from addon.core.preprocess import premature_ends
+
+COMPILED = importlib.util.find_spec("addon.core._scan") is not None
+GOLDEN_SOURCES = sorted((Path(__file__).parents[1] / "golden").glob("*/source.html"))
+
+
+def _compiled(source: bytes) -> list[tuple[int, int]]:
+    from addon.core import _scan
+
+    return _scan.premature_ends(source)
+
+
+def test_the_compiled_scan_is_built_and_used() -> None:
+    # preprocess falls back to the pattern without it: slower, so the install
+    # must have built it (pip install -e . with a C compiler and Python's headers).
+    assert COMPILED
+    assert preprocess._premature_ends is not premature_ends
+
+
+@pytest.mark.parametrize(
+    ("source", "spans"),
+    [
+        (b"<p>a</p></body></html>", [(8, 15), (15, 22)]),
+        (b"</BODY >x</HtMl\xe3\x80\x80\t>", [(0, 8), (9, 20)]),  # any case, Unicode spaces
+        (b"</body x></bodyy></body", []),  # not an end tag of its own, or never closed
+        (b"<</body>", [(1, 8)]),
+        (b"</body\xc2\x85\xc2\xa0\xe2\x80\xaf\xe1\x9a\x80\xe2\x81\x9f\x1c>", [(0, 21)]),
+        (b"</body\xc2>", []),  # a lone lead byte is no space
+    ],
+)
+def test_spans_of_premature_end_tags(source: bytes, spans: list[tuple[int, int]]) -> None:
+    assert premature_ends(source) == spans
+    assert _compiled(source) == spans
+
+
+PIECES = [
+    b"<", b"/", b"</", b"body", b"BoDy", b"html", b"HTML", b"bod", b">", b" ", b"\t", b"\x0b",
+    b"\xc2\x85", b"\xc2\xa0", b"\xc2", b"\xe2\x80\x8a", b"\xe2\x80\x8b", b"\xe2\x81\x9f",
+    b"\xe3\x80\x80", b"\xe3\x80", b"\xe1\x9a\x80", b"x", b"\x00", b"\x1f", b"!",
+]  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(PIECES) | st.binary(max_size=3), max_size=40))
+def test_the_scan_finds_what_the_pattern_finds(pieces: list[bytes]) -> None:
+    source = b"".join(pieces)
+    assert _compiled(source) == premature_ends(source)
+
+
+@pytest.mark.parametrize("source", GOLDEN_SOURCES, ids=lambda path: path.parent.name)
+def test_the_scan_reads_the_golden_pages_as_the_pattern_does(source: Path) -> None:
+    data = source.read_bytes()
+    assert _compiled(data) == premature_ends(data)
