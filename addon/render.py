@@ -29,6 +29,9 @@ _ENV = Environment(
     undefined=StrictUndefined,
     trim_blocks=True,
     lstrip_blocks=True,
+    # The templates ship with the package: no page render needs to stat their
+    # files to see whether they changed (the reader page extends its base).
+    auto_reload=False,
 )
 _READER = _ENV.get_template("reader.html")
 _SETTINGS = _ENV.get_template("settings.html")
