@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from addon.core.content import word_count
+from addon.core.dom import text_length
 from addon.core.result import Block
 
 # Blocks that carry running prose. A whole list is one block here, so lists
@@ -114,14 +115,10 @@ def link_density(blocks: Sequence[Block]) -> float:
     body = None if root is None else root.find("body")
     if body is None:
         return 0.0
-    total = len(_text(body))
-    linked = sum(len(_text(link)) for link in body.iter("a"))
+    # Counted in libxml2's text, not serialised: the lengths are all that is needed.
+    total = text_length(body)
+    linked = sum(text_length(link) for link in body.iter("a"))
     return linked / total if total else 0.0
-
-
-def _text(element: etree._Element) -> str:
-    """Return the text inside an element, without its tail (serialised by libxml2)."""
-    return etree.tostring(element, method="text", encoding="unicode", with_tail=False)
 
 
 def content_share(t1: Sequence[int], selected: Iterable[int]) -> float:
