@@ -14,6 +14,7 @@ import math
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from operator import methodcaller
 from urllib.parse import urljoin, urlsplit
 
@@ -231,11 +232,15 @@ def _names_furniture(block: Block, pattern: re.Pattern[str], max_label_words: in
     """Tell whether a heading, or a short label paragraph, names page furniture."""
     if block.kind not in HEADINGS and block.kind != "p":
         return False
-    words = _TOKEN_RE.findall(block.text.lower())
+    text = block.text.lower()  # before the words: lowering may split a word in two
+    if block.kind != "p":
+        return pattern.fullmatch(" ".join(_TOKEN_RE.findall(text))) is not None
     # Many sites style a furniture title ("Related articles", "Was this page
     # helpful?") as a bold paragraph; a one-word one ("Share", "Tags") is more
-    # often a button inside a post, so a label needs two words or more.
-    if block.kind == "p" and not 2 <= len(words) <= max_label_words:
+    # often a button inside a post, so a label needs two words or more. A
+    # paragraph's words are read only as far as a label's may run.
+    words = [match.group() for match in islice(_TOKEN_RE.finditer(text), max_label_words + 1)]
+    if not 2 <= len(words) <= max_label_words:
         return False
     return pattern.fullmatch(" ".join(words)) is not None
 

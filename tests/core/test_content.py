@@ -846,6 +846,26 @@ def test_the_furniture_cut_keeps_what_stands_before_it(
     assert cut == blocks[:kept]
 
 
+@pytest.mark.parametrize(
+    ("label", "max_label_words", "cut"),
+    [
+        ("Was this page helpful?", 4, True),  # exactly as many words as a label may have
+        ("Was this page helpful?", 3, False),  # one word more
+        ("Was this page helpful? " + "More words after it " * 50, 6, False),
+        ("Related articles", 2, True),
+        # Lowering "İ" gives "i" and a combining dot, which splits the word: the
+        # words are counted in the lowered text (three here), not the page's.
+        ("Related ART\u0130CLES", 2, False),
+    ],
+)
+def test_a_label_paragraph_is_read_as_far_as_a_label_may_run(
+    label: str, max_label_words: int, cut: bool
+) -> None:
+    blocks = _text_blocks(_LABEL_AFTER_ARTICLE[0], ("p", label), ("p", "More"))
+    kept = cut_furniture_tail(blocks, FURNITURE, min_position=0.4, max_label_words=max_label_words)
+    assert kept == (blocks[:1] if cut else blocks)
+
+
 def test_cutting_the_tail_of_no_blocks_gives_no_blocks() -> None:
     assert cut_furniture_tail((), FURNITURE, min_position=0.4) == ()
 
