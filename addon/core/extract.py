@@ -136,6 +136,8 @@ def _extract_tree(
     if not chosen.top:
         return Skip("no main content found")
     base_url = base_of(url, meta.base_href)
+    # Read before the blocks take the content out of the page.
+    discussion = bool(params.extend.discussion_post_chars) and declares_discussion(root, meta)
     blocks = build_blocks(chosen.top, base_url=base_url, drop=chosen.drop)
     if params.extend.furniture_headings:
         pattern = furniture_pattern(params.extend.furniture_headings)
@@ -148,7 +150,7 @@ def _extract_tree(
     if params.extend.min_repeat_chars:
         blocks = drop_repeated_blocks(blocks, min_chars=params.extend.min_repeat_chars)
     clock.lap("output")
-    found = _Found(lines, selection, headline, chosen, meta, root)
+    found = _Found(lines, selection, headline, chosen, meta, discussion)
     return _article(blocks, found, url=url, params=params, clock=clock)
 
 
@@ -210,7 +212,7 @@ class _Found:
     headline: Headline | None
     chosen: Chosen
     meta: PageMeta
-    root: etree._Element
+    discussion: bool  # the page declares itself a discussion thread (and such are read)
 
 
 def _article(
@@ -275,17 +277,13 @@ def _readerable(
     has_headline = found.headline is not None
     if is_readerable(blocks, text, has_headline, content_share=share, words=words):
         return True
-    # Asked only of pages the plain check refuses: reading the microdata walks the tree.
-    return bool(params.discussion_post_chars) and (
-        declares_discussion(found.root, found.meta)
-        and is_readerable(
-            blocks,
-            text,
-            has_headline,
-            content_share=share,
-            words=words,
-            min_block_chars=params.discussion_post_chars,
-        )
+    return found.discussion and is_readerable(
+        blocks,
+        text,
+        has_headline,
+        content_share=share,
+        words=words,
+        min_block_chars=params.discussion_post_chars,
     )
 
 

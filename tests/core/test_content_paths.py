@@ -6,8 +6,11 @@ import copy
 import importlib.util
 import re
 import sys
+from dataclasses import replace
+from pathlib import Path
 
 import lxml.html
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
@@ -21,6 +24,8 @@ from addon.core.content import (
     _block_texts,
     _closes_alike,
     _context,
+    _finish,
+    _Flow,
     _has_text,
     _marked_text,
     _may_hold_data_url,
@@ -28,12 +33,16 @@ from addon.core.content import (
     _serialise,
     _serialise_all,
     _text_of,
+    _trim_rules,
     build_blocks,
     is_placeholder,
     word_count,
 )
+from addon.core.preprocess import parse
+from addon.core.result import Block
 
 BASE = "https://example.com/news/story.html"
+Blocks = tuple[Block, ...]
 
 # Tags a cleaned block may hold, a few attributes, and text with the characters
 # the serialisers treat specially.
@@ -268,3 +277,57 @@ def test_word_count_takes_each_character_as_the_pattern_does() -> None:
         char = chr(code)
         assert word_count(char) == len(re.findall(_PLAIN_WORDS, char)), hex(code)
         assert word_count("a" + char) == len(re.findall(_PLAIN_WORDS, "a" + char)), hex(code)
+
+
+# --- Blocks taken out of the page, or copied ----------------------------------
+
+GOLDEN_SOURCES = sorted((Path(__file__).parents[1] / "golden").glob("*/source.html"))
+
+
+def _body(markup: str) -> etree._Element:
+    root = parse(markup)
+    assert root is not None
+    body = root.find("body")
+    assert body is not None
+    return body
+
+
+def _built(roots: list[etree._Element], *, take: bool, drop: frozenset[etree._Element]) -> Blocks:
+    """Build the blocks as build_blocks does, taking them out of the page or copying them."""
+    ctx = replace(_context(roots, BASE, drop), take=take)
+    flow = _Flow(ctx)
+    for root in roots:
+        flow.feed(root)
+    flow.close()
+    return _trim_rules(_finish(flow.out, ctx))
+
+
+@pytest.mark.parametrize("source", GOLDEN_SOURCES, ids=lambda path: path.parent.name)
+def test_blocks_taken_out_of_the_page_are_the_blocks_copied_from_it(source: Path) -> None:
+    markup = source.read_text(encoding="utf-8")
+    taken_from, copied_from = _body(markup), _body(markup)
+    before = etree.tostring(copied_from)
+    # Every third paragraph dropped: the dropped parts go from taken blocks too.
+    drops = [frozenset(body.iter("p")) - frozenset(list(body.iter("p"))[1::3])
+             for body in (taken_from, copied_from)]  # fmt: skip
+    taken = _built([taken_from], take=True, drop=drops[0])
+    assert taken == _built([copied_from], take=False, drop=drops[1])
+    assert etree.tostring(copied_from) == before  # copying leaves the page as it was
+    if taken:
+        assert etree.tostring(taken_from) != before
+
+
+def test_subtrees_that_hold_one_another_or_repeat_are_copied() -> None:
+    body = _body("<div><p>One paragraph of text.</p><div><p>Another one.</p></div></div>")
+    outer = body[0]
+    inner = outer[1]
+    before = etree.tostring(body)
+    for roots in ([outer, inner], [inner, outer], [outer, outer]):
+        assert not _context(roots, BASE, ()).take
+        texts = [block.text for block in build_blocks(roots, base_url=BASE)]
+        assert texts.count("Another one.") == 2
+        assert etree.tostring(body) == before
+    assert _context([outer[0], inner], BASE, ()).take
+    blocks = build_blocks([outer[0], inner], base_url=BASE)
+    assert [block.text for block in blocks] == ["One paragraph of text.", "Another one."]
+    assert "One paragraph" not in etree.tostring(body, encoding="unicode")

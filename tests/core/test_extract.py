@@ -131,6 +131,26 @@ def _thread(ld_type: str) -> str:
     )
 
 
+def test_a_thread_declared_by_microdata_inside_its_content_is_readerable() -> None:
+    # The blocks are taken out of the page when built: the declaration on the
+    # first post, one of them, must be read before.
+    posts = "".join(
+        f"<p{' itemscope itemtype=https://schema.org/DiscussionForumPosting' * (n == 0)}>"
+        f"Reply number {n} says that the hanger was bent and that a new one fixed the"
+        f" clicking noise in gear {n}.</p>"
+        for n in range(16)
+    )
+    page = (
+        "<html><head><title>Noise</title></head><body><main>"
+        f"<h1>Clicking noise in the lower gears</h1>{posts}</main></body></html>"
+    )
+    for itemtype, expected in (("DiscussionForumPosting", True), ("ItemList", False)):
+        article = extract(page.replace("DiscussionForumPosting", itemtype))
+        assert isinstance(article, Article)
+        assert "gear 15" in article.text
+        assert article.readerable is expected
+
+
 def test_a_declared_thread_of_short_posts_is_readerable() -> None:
     # Each post is under 140 characters: no paragraph of an article's check.
     declared, plain = _thread("DiscussionForumPosting"), _thread("WebPage")
