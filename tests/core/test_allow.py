@@ -7,28 +7,17 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+from fragments import holder_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
 from addon.core import content
-from addon.core.preprocess import parse
 
 COMPILED = importlib.util.find_spec("addon.core._allow") is not None
 GOLDEN_SOURCES = sorted((Path(__file__).parents[1] / "golden").glob("*/source.html"))
 
 Sorted = tuple[str, list[str], set[str], list[str], list[str], list[str], list[str]]
-
-
-def _holder(markup: str) -> etree._Element:
-    """Hold the blocks of a fragment in a fresh tree, as the content stage does."""
-    root = parse(f"<html><body>{markup}</body></html>")
-    assert root is not None
-    body = root.find("body")
-    assert body is not None
-    holder = etree.Element("div")
-    holder.extend(copy.deepcopy(block) for block in body)
-    return holder
 
 
 def _sorted(holder: etree._Element, *, compiled: bool, shift_headings: bool) -> Sorted:
@@ -62,7 +51,7 @@ def test_the_compiled_walk_is_built_and_used() -> None:
 
 
 def test_plain_elements_lose_their_attributes_and_unknown_tags_go_to_unwrap() -> None:
-    holder = _holder(
+    holder = holder_of(
         "<p class=lead id=x data-a=1 lang=en>One <span class=s>two</span>"
         "<b style='display:none'>gone</b><a href=/x class=l>link</a></p><h2 class=h>Head</h2>"
     )
@@ -92,7 +81,7 @@ FRAGMENTS = [
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(FRAGMENTS), max_size=40))
 def test_the_compiled_walk_settles_as_the_python_loop(fragments: list[str]) -> None:
-    _assert_alike(_holder("".join(fragments)))
+    _assert_alike(holder_of("".join(fragments)))
 
 
 def test_an_element_with_an_odd_tag_name_is_left_to_python() -> None:
@@ -108,4 +97,4 @@ def test_an_element_with_an_odd_tag_name_is_left_to_python() -> None:
 
 @pytest.mark.parametrize("source", GOLDEN_SOURCES, ids=lambda path: path.parent.name)
 def test_the_compiled_walk_settles_the_golden_pages_as_the_python_loop(source: Path) -> None:
-    _assert_alike(_holder(source.read_text(encoding="utf-8")))
+    _assert_alike(holder_of(source.read_text(encoding="utf-8")))

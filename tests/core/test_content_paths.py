@@ -11,6 +11,7 @@ from pathlib import Path
 
 import lxml.html
 import pytest
+from fragments import body_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
@@ -38,7 +39,6 @@ from addon.core.content import (
     is_placeholder,
     word_count,
 )
-from addon.core.preprocess import parse
 from addon.core.result import Block
 
 BASE = "https://example.com/news/story.html"
@@ -284,14 +284,6 @@ def test_word_count_takes_each_character_as_the_pattern_does() -> None:
 GOLDEN_SOURCES = sorted((Path(__file__).parents[1] / "golden").glob("*/source.html"))
 
 
-def _body(markup: str) -> etree._Element:
-    root = parse(markup)
-    assert root is not None
-    body = root.find("body")
-    assert body is not None
-    return body
-
-
 def _built(roots: list[etree._Element], *, take: bool, drop: frozenset[etree._Element]) -> Blocks:
     """Build the blocks as build_blocks does, taking them out of the page or copying them."""
     ctx = replace(_context(roots, BASE, drop), take=take)
@@ -305,7 +297,7 @@ def _built(roots: list[etree._Element], *, take: bool, drop: frozenset[etree._El
 @pytest.mark.parametrize("source", GOLDEN_SOURCES, ids=lambda path: path.parent.name)
 def test_blocks_taken_out_of_the_page_are_the_blocks_copied_from_it(source: Path) -> None:
     markup = source.read_text(encoding="utf-8")
-    taken_from, copied_from = _body(markup), _body(markup)
+    taken_from, copied_from = body_of(markup), body_of(markup)
     before = etree.tostring(copied_from)
     # Every third paragraph dropped: the dropped parts go from taken blocks too.
     drops = [frozenset(body.iter("p")) - frozenset(list(body.iter("p"))[1::3])
@@ -318,7 +310,7 @@ def test_blocks_taken_out_of_the_page_are_the_blocks_copied_from_it(source: Path
 
 
 def test_subtrees_that_hold_one_another_or_repeat_are_copied() -> None:
-    body = _body("<div><p>One paragraph of text.</p><div><p>Another one.</p></div></div>")
+    body = body_of("<div><p>One paragraph of text.</p><div><p>Another one.</p></div></div>")
     outer = body[0]
     inner = outer[1]
     before = etree.tostring(body)

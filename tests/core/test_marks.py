@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import copy
 import importlib.util
 from pathlib import Path
 
 import pytest
+from fragments import holder_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
 from addon.core import content
-from addon.core.preprocess import parse
 
 COMPILED = importlib.util.find_spec("addon.core._marks") is not None
 GOLDEN_SOURCES = sorted((Path(__file__).parents[1] / "golden").glob("*/source.html"))
@@ -24,17 +23,6 @@ def _marks(holder: etree._Element) -> str:
     return _marks.block_marks(holder)
 
 
-def _holder(markup: str) -> etree._Element:
-    """Hold the blocks of a fragment in a fresh tree, as the content stage does."""
-    root = parse(f"<html><body>{markup}</body></html>")
-    assert root is not None
-    body = root.find("body")
-    assert body is not None
-    holder = etree.Element("div")
-    holder.extend(copy.deepcopy(block) for block in body)
-    return holder
-
-
 def test_the_compiled_marks_are_built_and_used() -> None:
     # content falls back to the stylesheet without them: slower, so the install
     # must have built them (pip install -e . with a C compiler and Python's headers).
@@ -43,7 +31,7 @@ def test_the_compiled_marks_are_built_and_used() -> None:
 
 
 def test_marks_lines_cells_pre_whitespace_and_block_ends() -> None:
-    holder = _holder(
+    holder = holder_of(
         "<p>One <b>two</b><br>three</p><table><tr><td>a</td><th>b</th></tr></table>"
         "<pre>x y\n\tz</pre><div>loose</div>"
     )
@@ -84,11 +72,11 @@ FRAGMENTS = [
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(FRAGMENTS), max_size=40))
 def test_the_twin_writes_what_the_stylesheet_writes(fragments: list[str]) -> None:
-    holder = _holder("".join(fragments))
+    holder = holder_of("".join(fragments))
     assert _marks(holder) == content.stylesheet_marks(holder)
 
 
 @pytest.mark.parametrize("source", GOLDEN_SOURCES, ids=lambda path: path.parent.name)
 def test_the_twin_writes_the_golden_pages_as_the_stylesheet_does(source: Path) -> None:
-    holder = _holder(source.read_text(encoding="utf-8"))
+    holder = holder_of(source.read_text(encoding="utf-8"))
     assert _marks(holder) == content.stylesheet_marks(holder)
