@@ -300,8 +300,7 @@ def test_blocks_taken_out_of_the_page_are_the_blocks_copied_from_it(source: Path
     taken_from, copied_from = body_of(markup), body_of(markup)
     before = etree.tostring(copied_from)
     # Every third paragraph dropped: the dropped parts go from taken blocks too.
-    drops = [frozenset(body.iter("p")) - frozenset(list(body.iter("p"))[1::3])
-             for body in (taken_from, copied_from)]  # fmt: skip
+    drops = [frozenset(list(body.iter("p"))[::3]) for body in (taken_from, copied_from)]
     taken = _built([taken_from], take=True, drop=drops[0])
     assert taken == _built([copied_from], take=False, drop=drops[1])
     assert etree.tostring(copied_from) == before  # copying leaves the page as it was
