@@ -177,13 +177,15 @@ class PipePool:
         self.size = workers
         self.context = context
         self.initializer = initializer
-        self._idle: asyncio.Queue[_Worker] | None = None
+        # Last in, first out: one page at a time goes to the worker that ran the
+        # last one, whose memory is still in the CPU's caches (docs/performance.md).
+        self._idle: asyncio.LifoQueue[_Worker] | None = None
         self._all: list[_Worker] = []
 
     async def start(self) -> None:
         """Start the workers now, so the first job does not wait for them."""
         if self._idle is None:
-            self._idle = asyncio.Queue()
+            self._idle = asyncio.LifoQueue()
             for _ in range(self.size):
                 self._idle.put_nowait(await self._new_worker())
 

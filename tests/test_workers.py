@@ -169,6 +169,18 @@ def test_jobs_beyond_the_workers_wait_their_turn() -> None:
     assert with_pool(body, workers=2) == [f"page {n}" for n in range(6)]
 
 
+def test_one_job_at_a_time_goes_to_the_worker_that_ran_the_last() -> None:
+    async def body(pool: PipePool) -> tuple[set[int], set[int]]:
+        alone = {await pool.run(pid_of_worker, None) for _ in range(6)}
+        # Two jobs at once still use both workers.
+        together = set(await asyncio.gather(*(pool.run(pid_of_worker, None) for _ in range(2))))
+        return alone, together
+
+    alone, together = with_pool(body, workers=2)
+    assert len(alone) == 1
+    assert len(together) == 2
+
+
 def test_shutdown_ends_the_worker_processes() -> None:
     async def main() -> list[int]:
         pool = PipePool(2, SPAWN)
