@@ -717,7 +717,7 @@ class _Sanitiser:
         if len(joint) > 1:
             markup = _BLOCK_SEPARATOR.join(sources[index] for index in joint)
             pieces = _PLAIN_CLEANER.clean(markup).split(_BLOCK_SEPARATOR)
-            if len(pieces) == len(joint):  # the separator cannot come from the blocks
+            if len(pieces) == len(joint):  # else page text held the separator
                 for index, piece in zip(joint, pieces, strict=True):
                     htmls[index] = piece
         return [
@@ -1201,8 +1201,9 @@ def _has_dot_segment(url: str) -> bool:
 
 _NO_BASE = UrlBase(None)
 _FILTERING_CLEANER = _cleaner()
-# Between blocks cleaned in one nh3 call: the lang value is one no block keeps.
-_BLOCK_SEPARATOR = '<br lang="x-plainview-block">'
+# Between blocks cleaned in one nh3 call: text between two elements, which nh3
+# writes out as it is. A marked <br> took nh3 1.5 us more a block (0.05 ms a page).
+_BLOCK_SEPARATOR = "\ufdd4"
 _TABLE_PART_RE = re.compile(r"<(?:table|caption|t[dhr])[\s/>]")
 _PLAIN_CLEANER = _cleaner(attribute_filter=False)
 

@@ -172,6 +172,18 @@ def test_the_block_end_mark_in_page_text_is_kept() -> None:
     ]
 
 
+def test_the_separator_of_the_joint_nh3_call_in_page_text_is_kept() -> None:
+    doc = lxml.html.document_fromstring(
+        f"<body><p>a{_BLOCK_SEPARATOR}b</p><ul><li>c</li></ul><p>d</p></body>"
+    )
+    blocks = build_blocks([doc.find("body")], base_url=BASE)
+    assert [(block.html, block.text) for block in blocks] == [
+        (f"<p>a{_BLOCK_SEPARATOR}b</p>", f"a{_BLOCK_SEPARATOR}b"),
+        ("<ul><li>c</li></ul>", "c"),
+        ("<p>d</p>", "d"),
+    ]
+
+
 def test_carriage_returns_and_control_characters_in_text() -> None:
     doc = lxml.html.document_fromstring(
         "<body><p>a&#13;b <i>c</i>\x01d</p><ul><li>e\ufffef</li></ul></body>"
