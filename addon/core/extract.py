@@ -6,6 +6,7 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
+from types import MappingProxyType
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -24,12 +25,13 @@ from addon.core.direction import page_direction
 from addon.core.dom import text_content
 from addon.core.lines import Line, build_lines
 from addon.core.metadata import PageMeta, declares_discussion, read_metadata
-from addon.core.params import DanagParams, ExtendParams, ExtractParams, params_for
+from addon.core.params import ALGORITHMS, DanagParams, ExtendParams, ExtractParams, params_for
 from addon.core.preprocess import (
     boilerplate_pattern,
     drop_chrome,
     drop_named_furniture,
     drop_non_content,
+    join_words,
     opens_discussion,
     parse,
 )
@@ -176,7 +178,7 @@ def furniture_words(root: etree._Element, params: ExtendParams) -> str:
         min_post_chars=params.discussion_min_post_chars,
     ):
         return words
-    return f"{words}|{comments}" if words else comments
+    return join_words(words, comments)
 
 
 def base_of(url: str | None, base_href: str | None) -> str | None:
@@ -288,7 +290,17 @@ def _readerable(
 
 
 def _flat_params(params: ExtractParams) -> dict[str, str]:
-    """Flatten the parameters into strings for the diagnostics page."""
+    """Return the parameters flattened into strings, for the diagnostics page."""
+    # A named variant's are flattened once, at import: flattening took 0.04 ms
+    # of every page, comparing takes 0.003.
+    named = _FLAT_VARIANTS.get(params.algorithm)
+    if named is not None and ALGORITHMS[params.algorithm] == params:
+        return dict(named)
+    return flatten_params(params)
+
+
+def flatten_params(params: ExtractParams) -> dict[str, str]:
+    """Flatten the parameters into strings, each named by its group and field."""
     flat = {"algorithm": params.algorithm}
     # The groups hold scalars only: their fields read directly give what asdict()
     # gives, without its recursive copy.
@@ -297,6 +309,12 @@ def _flat_params(params: ExtractParams) -> dict[str, str]:
         for item in fields(values):
             flat[f"{group}.{item.name}"] = str(getattr(values, item.name))
     return flat
+
+
+# Immutable once built: read by every page.
+_FLAT_VARIANTS = MappingProxyType(
+    {name: MappingProxyType(flatten_params(params)) for name, params in ALGORITHMS.items()}
+)
 
 
 def _evidence(chosen: Chosen) -> Sequence[int]:

@@ -8,7 +8,7 @@ import lxml.html
 
 from addon.core import Article, Skip, extract, params_for
 from addon.core.content import word_count
-from addon.core.extract import base_of, furniture_words, why_not_html
+from addon.core.extract import base_of, flatten_params, furniture_words, why_not_html
 
 PAGE = (
     "<html><head>{head}</head>"
@@ -63,6 +63,24 @@ def test_the_diagnostics_list_every_parameter_as_a_string() -> None:
     )
     # Counted once for the article and the reader check: the headline is not in the text.
     assert result.word_count == word_count(result.text) == 100
+
+
+def test_the_diagnostics_show_parameters_changed_from_their_named_variant() -> None:
+    named = params_for()
+    changed = replace(named, danag=replace(named.danag, gap=7))
+    page = PAGE.format(head="", text="word " * 100, more="")
+    results = [
+        extract(page, params=params) for params in (named, changed, params_for("addanag-paper"))
+    ]
+    assert all(isinstance(result, Article) for result in results)
+    flats = [result.diagnostics.params for result in results if isinstance(result, Article)]
+    assert flats[0] == flatten_params(named) and flats[0]["danag.gap"] == str(named.danag.gap)
+    assert flats[1] == flatten_params(changed) and flats[1]["danag.gap"] == "7"
+    assert flats[2] == flatten_params(params_for("addanag-paper"))
+    assert flats[2]["algorithm"] == "addanag-paper"
+    # Each article has its own copy: changing one changes no other.
+    flats[0]["danag.gap"] = "changed"
+    assert extract(page).diagnostics.params["danag.gap"] == str(named.danag.gap)  # type: ignore[union-attr]
 
 
 def test_comments_are_furniture_unless_the_page_is_a_discussion() -> None:

@@ -9,7 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from addon.core.dom import text_content
-from addon.core.params import BOILERPLATE_WORDS, COMMENT_WORDS, CONSENT_WORDS, REVIEW_WORDS
+from addon.core.params import (
+    ALGORITHMS,
+    BOILERPLATE_WORDS,
+    COMMENT_WORDS,
+    CONSENT_WORDS,
+    REVIEW_WORDS,
+)
 from addon.core.preprocess import (
     _XML_DECLARATION,
     _matching_values,
@@ -17,6 +23,7 @@ from addon.core.preprocess import (
     _plain_words,
     _source_byte_pieces,
     _source_pieces,
+    _spelled_out,
     boilerplate_pattern,
     consent_name,
     consent_values,
@@ -24,10 +31,12 @@ from addon.core.preprocess import (
     drop_hidden,
     drop_named_furniture,
     drop_non_content,
+    join_words,
     keeps_unvoiced,
     opens_discussion,
     parse,
     review_sections,
+    spell_out,
     strip_premature_end_tags,
 )
 
@@ -432,7 +441,7 @@ _NAME_WORDS = st.sampled_from(
 )
 def test_plain_words_match_names_as_the_pattern_does(names: list[str], words: str) -> None:
     pattern = boilerplate_pattern(words)
-    plain = _plain_words(pattern)
+    plain = spell_out(pattern)
     assert plain is not None
     assert _matching_values(set(names), pattern, plain) == {n for n in names if pattern.search(n)}
 
@@ -460,12 +469,52 @@ def test_only_plain_word_patterns_are_spelled_out() -> None:
     assert _plain_words(re.compile(boilerplate_pattern("share").pattern)) is None
 
 
+def test_the_named_variants_words_are_spelled_out_as_for_any_pattern() -> None:
+    for params in ALGORITHMS.values():
+        extend = params.extend
+        for words in (
+            extend.boilerplate_words,
+            join_words(extend.boilerplate_words, extend.comment_words),
+        ):
+            names = join_words(words, extend.footer_words, extend.review_words)
+            if not names:
+                continue
+            pattern = boilerplate_pattern(names)
+            spelled = _spelled_out(pattern)
+            assert spelled is not None and spelled == spell_out(pattern)
+            assert spelled["ads"] == ("ads",) and spelled["author-bio"] == ("author", "bio")
+    # Other patterns are spelled out when asked, and their words found alike.
+    assert _spelled_out(boilerplate_pattern("ads?|tag_list")) == {
+        "ad": ("ad",),
+        "ads": ("ads",),
+        "tag_list": ("tag", "list"),
+    }
+    # A variant's pattern compiled otherwise is no plain-words pattern.
+    variant = boilerplate_pattern(join_words(BOILERPLATE_WORDS, "footer"))
+    assert _spelled_out(variant) is not None
+    assert _spelled_out(re.compile(variant.pattern)) is None
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(
         st.sampled_from(
-            ["</body>", "</HTML >", "</html\u3000>", "<?xml version='1.0'?>", "<?XmL", ">",
-             " ", "\n", "\u2028", "<p>", "x", "é", "</bodyx>", "\ud800"]
+            [
+                "</body>",
+                "</HTML >",
+                "</html\u3000>",
+                "<?xml version='1.0'?>",
+                "<?XmL",
+                ">",
+                " ",
+                "\n",
+                "\u2028",
+                "<p>",
+                "x",
+                "é",
+                "</bodyx>",
+                "\ud800",
+            ]
         ),
         max_size=12,
     ).map("".join)
@@ -485,8 +534,21 @@ _SPACES = [chr(code) for code in range(0x3001) if chr(code).isspace()]
 @given(
     st.lists(
         st.sampled_from(
-            ["</body>", "</HTML >", "</html\u3000>", "<?xml version='1.0'?>", "<?XmL", ">",
-             "<p>", "x", "é", "</bodyx>", "</body\x1c>", "</html\u205f\x85>", *_SPACES]
+            [
+                "</body>",
+                "</HTML >",
+                "</html\u3000>",
+                "<?xml version='1.0'?>",
+                "<?XmL",
+                ">",
+                "<p>",
+                "x",
+                "é",
+                "</bodyx>",
+                "</body\x1c>",
+                "</html\u205f\x85>",
+                *_SPACES,
+            ]
         ),
         max_size=12,
     ).map("".join)
@@ -522,11 +584,17 @@ _POST = "<p>" + "A post long enough to be a post, not an icon. " * 3 + "</p>"
         # an article: its text stands between the headline and the comments
         (f"<h1>Title</h1>{_POST * 3}<div id='comments'>{_POST}</div>", False),
         # a comment-count icon beside the headline is no post
-        (f"<h1>Title</h1><i class='fa-comments'></i>{_POST * 3}<ol class='comment-list'>"
-         f"{_POST}</ol>", False),
+        (
+            f"<h1>Title</h1><i class='fa-comments'></i>{_POST * 3}<ol class='comment-list'>"
+            f"{_POST}</ol>",
+            False,
+        ),
         # nested: the headline inside a header, the posts in a later column
-        (f"<div><header><h1>Topic</h1></header></div><div><div class='comment'>{_POST}"
-         "</div></div>", True),
+        (
+            f"<div><header><h1>Topic</h1></header></div><div><div class='comment'>{_POST}"
+            "</div></div>",
+            True,
+        ),
         # no headline, or no comments
         (f"<p>Intro</p><div id='comments'>{_POST}</div>", False),
         (f"<h1>Title</h1>{_POST}", False),
@@ -665,7 +733,7 @@ def test_streamed_segments_take_their_slots_and_show() -> None:
     page = (
         "<body><h1>Title</h1><template id='B:0'></template><p>Loading</p>"
         "<p>Footer</p><div hidden id='S:0'><p>The article.</p></div> tail"
-        "<script>$RC(\"B:0\",\"S:0\")</script></body>"
+        '<script>$RC("B:0","S:0")</script></body>'
     )
     assert _placed(page) == "Title The article. Loading Footer tail"
     assert _text(page) == "Title Loading Footer tail"
