@@ -93,7 +93,9 @@ def test_the_compiled_lines_are_built_and_used() -> None:
 
 
 def test_lines_collapse_white_space_and_drop_control_characters_and_empty_lines() -> None:
-    marked = "\ufdd0 a \u3000 b \x0bc\ufdd0\ufdd0 \xa0\ufdd0d\ufdd5\ufdd0e\x85\ufdd0\U0001f600 \ufffe"
+    marked = (
+        "\ufdd0 a \u3000 b \x0bc\ufdd0\ufdd0 \xa0\ufdd0d\ufdd5\ufdd0e\x85\ufdd0\U0001f600 \ufffe"
+    )
     expected = "a b c\nd\ufdd5\ne\n\U0001f600"
     assert content.lines_of_marks(marked) == expected
     assert _lines(marked) == expected
