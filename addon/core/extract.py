@@ -74,17 +74,29 @@ def extract(
         Decoded(body, "utf-8", "default") if isinstance(body, str) else decode(body, content_type)
     )
     clock.lap("decode")
-    if not_html := why_not_html(decoded.text):
+    head = decoded.head(_SNIFFED_CHARS)
+    if not_html := why_not_html(head, sample=_SNIFFED_CHARS, has_markup=decoded.holds_ascii("<")):
         return Skip(not_html)
-    root = parse(decoded.text, utf8=decoded.utf8)
+    # The parser reads a valid UTF-8 page's bytes: its text is not decoded.
+    root = parse(None if decoded.utf8 is not None else decoded.text, utf8=decoded.utf8)
     if root is None:
         return Skip("empty page: nothing to parse")
     clock.lap("parse")
     return _extract_tree(root, url=url, params=params, clock=clock)
 
 
-def why_not_html(text: str, *, sample: int = 4096, max_control_share: float = 0.05) -> str:
-    """Return why a decoded body is not an HTML page, or "" when it may be one."""
+def why_not_html(
+    text: str,
+    *,
+    sample: int = 4096,
+    max_control_share: float = 0.05,
+    has_markup: bool | None = None,
+) -> str:
+    """Return why a decoded body is not an HTML page, or "" when it may be one.
+
+    `text` may be the page's first `sample` characters only, if `has_markup` tells
+    whether the whole page holds a "<".
+    """
     head = text[:sample]
     if not head.strip():
         return "empty page: no text"
@@ -92,9 +104,13 @@ def why_not_html(text: str, *, sample: int = 4096, max_control_share: float = 0.
     # Binary data decodes to a mix of control and replacement characters.
     if (controls + head.count("\ufffd")) > max_control_share * len(head):
         return "not HTML: binary data"
-    if "<" not in text:
+    if not ("<" in text if has_markup is None else has_markup):
         return "not HTML: no markup"
     return ""
+
+
+# The characters why_not_html() looks at.
+_SNIFFED_CHARS = 4096
 
 
 def _extract_tree(

@@ -79,14 +79,17 @@ def strip_premature_end_tags(text: str) -> str:
     return _PREMATURE_END.sub("", text)
 
 
-def parse(text: str, *, utf8: bytes | None = None) -> etree._Element | None:
+def parse(text: str | None, *, utf8: bytes | None = None) -> etree._Element | None:
     """Parse a decoded page into an lxml HTML tree; None when nothing parses.
 
     `utf8` is the text's own UTF-8 encoding when the caller has it (a page sent
-    as valid UTF-8): parsing those bytes spares encoding the text again.
+    as valid UTF-8): parsing those bytes spares encoding the text again, and the
+    text may then be left out (None).
     """
     if utf8 is not None:
         return _parse_bytes(text, utf8)
+    if text is None:
+        raise ValueError("parse() needs the page's text or its UTF-8 bytes")
     pieces = _source_pieces(text)
     # isspace() stops at the first visible character; strip() would copy the page.
     if all(not piece or piece.isspace() for piece in pieces):
@@ -96,13 +99,15 @@ def parse(text: str, *, utf8: bytes | None = None) -> etree._Element | None:
     return _refolded(text) if root is _TOO_DEEP else root
 
 
-def _parse_bytes(text: str, utf8: bytes) -> etree._Element | None:
+def _parse_bytes(text: str | None, utf8: bytes) -> etree._Element | None:
     """Parse a page from its UTF-8 bytes, cut as `_source_pieces` cuts its text."""
     pieces = _source_byte_pieces(utf8)
     if all(_only_space(piece) for piece in pieces):
         return None
     root = _parse_utf8(b"".join(pieces))
-    return _refolded(text) if root is _TOO_DEEP else root
+    if root is not _TOO_DEEP:
+        return root
+    return _refolded(utf8.decode("utf-8", "replace") if text is None else text)
 
 
 def _only_space(piece: bytes) -> bool:

@@ -355,3 +355,30 @@ def test_valid_utf8_bodies_keep_their_bytes(
 )
 def test_other_bodies_leave_the_text_to_encode(body: bytes, content_type: str | None) -> None:
     assert decode(body, content_type).utf8 is None
+
+
+def test_a_valid_utf8_page_is_decoded_only_when_its_text_is_asked_for() -> None:
+    body = "<p>Ωμέγα café 😀</p>".encode()
+    decoded = decode(body, "text/html; charset=utf-8")
+    assert decoded.utf8 is body
+    assert decoded.head(5) == "<p>Ωμ"
+    assert decoded.holds_ascii("<") and not decoded.holds_ascii("#")
+    assert decoded.text == "<p>Ωμέγα café 😀</p>"
+    assert decoded == Decoded("<p>Ωμέγα café 😀</p>", "utf-8", "header")
+    assert repr(decoded) == (
+        "Decoded(text='<p>Ωμέγα café 😀</p>', encoding='utf-8', source='header')"
+    )
+    assert hash(decoded) == hash(Decoded("<p>Ωμέγα café 😀</p>", "utf-8", "header"))
+    with pytest.raises(ValueError, match="its text or its UTF-8 bytes"):
+        Decoded(None, "utf-8", "header")
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=40), chars=st.integers(min_value=0, max_value=45))
+def test_the_head_of_a_page_left_in_utf8_is_its_text_s(text: str, chars: int) -> None:
+    body = text.encode("utf-8", "replace")
+    lazy = Decoded(None, "utf-8", "detected", body)
+    eager = body.decode("utf-8")
+    assert lazy.head(chars) == eager[:chars]
+    assert lazy.holds_ascii("<") == ("<" in eager)
+    assert lazy.text == eager

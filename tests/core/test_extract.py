@@ -37,6 +37,11 @@ def test_images_resolve_against_the_page_when_the_base_is_broken() -> None:
 def test_binary_and_markupless_bodies_are_not_html() -> None:
     assert why_not_html("\x00\x01\x02" * 100) == "not HTML: binary data"
     assert why_not_html("just words") == "not HTML: no markup"
+    # Given the page's head only, whether the page holds markup is told.
+    assert why_not_html("just words", has_markup=True) == ""
+    assert why_not_html("<p>words", has_markup=False) == "not HTML: no markup"
+    assert isinstance(extract(b"words " * 1000 + b"<p>markup at the end</p>"), Article)
+    assert extract(b"words " * 1000 + b"and no markup") == Skip("not HTML: no markup")
     assert why_not_html("  ") == "empty page: no text"
     assert why_not_html("<p>hi</p>") == ""
 
