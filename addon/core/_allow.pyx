@@ -10,7 +10,6 @@ nodes spares an element proxy and its strings each (docs/performance.md,
 the tests run both ways over the golden pages and random trees.
 """
 
-from libc.string cimport strcmp
 from lxml.includes cimport tree
 from lxml.includes.etreepublic cimport (
     _Element,
@@ -18,6 +17,8 @@ from lxml.includes.etreepublic cimport (
     elementFactory,
     import_lxml__etree,
 )
+
+from addon.core._libxml cimport same_name
 
 import_lxml__etree()
 
@@ -85,7 +86,7 @@ cdef int _find(const char* name) noexcept nogil:
     cdef int i
     cdef unsigned char first = <unsigned char> name[0]
     for i in range(_FIRST[first], _STOP[first]):
-        if strcmp(name, _TAGS[i]) == 0:
+        if same_name(name, _TAGS[i]):
             return i
     return -1
 
@@ -112,10 +113,10 @@ cdef int _attributes(tree.xmlNode* node) noexcept nogil:
         if attr.ns != NULL:
             return 2
         name = <const char*> attr.name
-        if strcmp(name, b"style") == 0 or strcmp(name, b"hidden") == 0:
+        if same_name(name, b"style") or same_name(name, b"hidden"):
             return 2  # maybe hidden: content._is_hidden decides
         for i in range(_KEPT_ATTR_COUNT):
-            if strcmp(name, _KEPT_ATTRS[i]) == 0:
+            if same_name(name, _KEPT_ATTRS[i]):
                 return 2
         attr = attr.next
     return 1

@@ -8,11 +8,10 @@ every page (docs/performance.md, "Sixth round"). Walking the nodes here
 makes Python objects only for the elements found and their values.
 """
 
-from libc.string cimport strcmp
 from lxml.includes cimport tree
 from lxml.includes.etreepublic cimport _Element, elementFactory, import_lxml__etree
 
-from addon.core._libxml cimport is_text, string_chars
+from addon.core._libxml cimport is_text, same_name, string_chars
 
 import_lxml__etree()
 
@@ -34,7 +33,7 @@ cdef tree.xmlAttr* _attribute(tree.xmlNode* node, const char* name) noexcept nog
     """Return an element's attribute of that name and no namespace, or NULL."""
     cdef tree.xmlAttr* attr = node.properties
     while attr != NULL:
-        if attr.ns == NULL and strcmp(<const char*> attr.name, name) == 0:
+        if attr.ns == NULL and same_name(<const char*> attr.name, name):
             return attr
         attr = attr.next
     return NULL

@@ -10,6 +10,18 @@ cdef extern from *:
     int popcount64 "__builtin_popcountll" (unsigned long long) nogil
 
 
+cdef inline bint same_name(const char* a, const char* b) noexcept nogil:
+    """Tell whether two NUL-terminated names are equal: strcmp inline, for short names."""
+    # Most names differ in their first byte; a call to strcmp costs more than
+    # comparing a tag or attribute name here.
+    while a[0] == b[0]:
+        if a[0] == 0:
+            return True
+        a += 1
+        b += 1
+    return False
+
+
 cdef inline Py_ssize_t utf8_chars(const unsigned char* s, Py_ssize_t limit) noexcept nogil:
     """Count the characters of NUL-terminated UTF-8, stopping once `limit` are counted."""
     cdef Py_ssize_t n = 0

@@ -11,11 +11,11 @@ own elements, texts and `Line` records are made as Python objects.
 
 from cpython.pyport cimport PY_SSIZE_T_MAX
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, strcmp, strlen
+from libc.string cimport memcpy, strlen
 from lxml.includes cimport tree
 from lxml.includes.etreepublic cimport _Document, _Element, elementFactory, import_lxml__etree
 
-from addon.core._libxml cimport is_text, string_chars, utf8_chars
+from addon.core._libxml cimport is_text, same_name, string_chars, utf8_chars
 
 from addon.core.lines import BLOCK_TAGS, VOID_TAGS
 
@@ -72,7 +72,7 @@ cdef int _kind(tree.xmlNode* node) noexcept nogil:
     cdef const unsigned char* name = <const unsigned char*> node.name
     cdef int i
     for i in range(_FIRST[name[0]], _STOP[name[0]]):
-        if strcmp(<const char*> name, _NAMED[i].name) == 0:
+        if same_name(<const char*> name, _NAMED[i].name):
             return _NAMED[i].kind
     return 0
 

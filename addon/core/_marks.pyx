@@ -13,11 +13,11 @@ of that text in one pass over its characters, the twin of `content.lines_of_mark
 
 from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND, Py_UNICODE_ISSPACE
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, strcmp, strlen
+from libc.string cimport memcpy, strlen
 from lxml.includes cimport tree
 from lxml.includes.etreepublic cimport _Element, import_lxml__etree
 
-from addon.core._libxml cimport is_text
+from addon.core._libxml cimport is_text, same_name
 
 import_lxml__etree()
 
@@ -63,14 +63,14 @@ cdef int _kind(tree.xmlNode* node) noexcept nogil:
     if node.ns != NULL:  # the stylesheet's names match elements in no namespace only
         return PLAIN
     cdef const char* name = <const char*> node.name
-    if strcmp(name, b"br") == 0:
+    if same_name(name, b"br"):
         return BREAK
-    if strcmp(name, b"td") == 0 or strcmp(name, b"th") == 0:
+    if same_name(name, b"td") or same_name(name, b"th"):
         return CELL
     cdef int i
     for i in range(_LINE_TAG_COUNT):
-        if strcmp(name, _LINE_TAGS[i]) == 0:
-            return PRE if strcmp(name, b"pre") == 0 else LINE
+        if same_name(name, _LINE_TAGS[i]):
+            return PRE if same_name(name, b"pre") else LINE
     return PLAIN
 
 
