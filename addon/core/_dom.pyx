@@ -8,6 +8,8 @@ every page (docs/performance.md, "Sixth round"). Walking the nodes here
 makes Python objects only for the elements found and their values.
 """
 
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.string cimport strlen
 from lxml.includes cimport tree
 from lxml.includes.etreepublic cimport _Element, elementFactory, import_lxml__etree
 
@@ -19,8 +21,13 @@ import_lxml__etree()
 cdef str _value(tree.xmlAttr* attr):
     """Return an attribute's value: its text nodes joined, as XPath's string() gives it."""
     cdef tree.xmlNode* node = attr.children
+    cdef const char* content
     if node != NULL and node.next == NULL and is_text(node):  # nearly every value
-        return (<bytes> node.content).decode("utf-8")
+        content = <const char*> node.content
+        if content == NULL:
+            return ""
+        # Straight to str: through bytes would copy every value twice.
+        return PyUnicode_DecodeUTF8(content, strlen(content), NULL)
     pieces = []
     while node != NULL:
         if is_text(node):
