@@ -71,6 +71,63 @@ def attribute_values(_Element root not None, str name not None):
         node = node.next
 
 
+def attribute_value_set(_Element root not None, tuple names not None):
+    """Return the distinct values the attributes `names` have in root's subtree (root too).
+
+    What the values of `attribute_values(root, name)` for each name hold, with
+    no element proxy made: a page has hundreds of class values and few of
+    their elements are ever wanted (`elements_valued` finds those).
+    """
+    cdef list keys = [name.encode("utf-8") for name in names]
+    cdef set found = set()
+    cdef tree.xmlNode* top = root._c_node
+    cdef tree.xmlNode* node = top
+    cdef tree.xmlAttr* attr
+    cdef bytes key
+    while True:  # depth first over the elements; other nodes hold no attributes
+        if node.type == tree.XML_ELEMENT_NODE:
+            for key in keys:
+                attr = _attribute(node, key)
+                if attr != NULL:
+                    found.add(_value(attr))
+            if node.children != NULL:
+                node = node.children
+                continue
+        while node != top and node.next == NULL:
+            node = node.parent
+        if node == top:
+            return found
+        node = node.next
+
+
+def elements_valued(_Element root not None, tuple names not None, values not None):
+    """Return the elements whose attribute names[0] has one of the values, in document order,
+    then those of names[1] not listed yet, and so on: each element once."""
+    cdef list keys = [name.encode("utf-8") for name in names]
+    cdef list found = [[] for _ in keys]
+    cdef tree.xmlNode* top = root._c_node
+    cdef tree.xmlNode* node = top
+    cdef tree.xmlAttr* attr
+    cdef Py_ssize_t i
+    if not values:
+        return []
+    while True:  # depth first over the elements; other nodes hold no attributes
+        if node.type == tree.XML_ELEMENT_NODE:
+            for i in range(len(keys)):
+                attr = _attribute(node, <bytes> keys[i])
+                if attr != NULL and _value(attr) in values:
+                    (<list> found[i]).append(elementFactory(root._doc, node))
+            if node.children != NULL:
+                node = node.children
+                continue
+        while node != top and node.next == NULL:
+            node = node.parent
+        if node == top:
+            break
+        node = node.next
+    return list(dict.fromkeys([element for elements in found for element in elements]))
+
+
 def text_length(_Element element not None):
     """Return the length of the element's text with its descendants' (`dom.text_content`)."""
     return string_chars(element._c_node)

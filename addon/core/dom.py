@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import TypeGuard
 
@@ -41,6 +41,26 @@ def attribute_values(root: etree._Element, name: str) -> dict[etree._Element, st
     return walk_attribute_values(root, name)
 
 
+def attribute_value_set(root: etree._Element, names: tuple[str, ...]) -> set[str]:
+    """Return the distinct values of the attributes `names` under root (root too)."""
+    if _COMPILED is not None:
+        return _COMPILED.attribute_value_set(root, names)
+    return {value for name in names for value in walk_attribute_values(root, name).values()}
+
+
+def elements_valued(
+    root: etree._Element, names: tuple[str, ...], values: Collection[str]
+) -> list[etree._Element]:
+    """Return the elements whose attribute names[0] has one of the values, in document
+    order, then those of names[1] not listed yet, and so on: each element once."""
+    if _COMPILED is not None:
+        return _COMPILED.elements_valued(root, names, values)
+    named = (walk_attribute_values(root, name).items() for name in names)
+    return list(
+        dict.fromkeys(element for each in named for element, value in each if value in values)
+    )
+
+
 def walk_attribute_values(root: etree._Element, name: str) -> dict[etree._Element, str]:
     """Find the attribute as `attribute_values` does, walking lxml's elements (the reference)."""
     return {
@@ -56,6 +76,10 @@ class _Compiled:
 
     text_length: Callable[[etree._Element], int]
     attribute_values: Callable[[etree._Element, str], dict[etree._Element, str]]
+    attribute_value_set: Callable[[etree._Element, tuple[str, ...]], set[str]]
+    elements_valued: Callable[
+        [etree._Element, tuple[str, ...], Collection[str]], list[etree._Element]
+    ]
 
 
 def _compiled() -> _Compiled | None:
@@ -67,7 +91,9 @@ def _compiled() -> _Compiled | None:
         return None
     from addon.core import _dom
 
-    return _Compiled(_dom.text_length, _dom.attribute_values)
+    return _Compiled(
+        _dom.text_length, _dom.attribute_values, _dom.attribute_value_set, _dom.elements_valued
+    )
 
 
 _COMPILED = _compiled()

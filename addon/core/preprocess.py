@@ -11,7 +11,13 @@ from types import MappingProxyType
 
 from lxml import etree
 
-from addon.core.dom import attribute_values, text_content, text_length
+from addon.core.dom import (
+    attribute_value_set,
+    attribute_values,
+    elements_valued,
+    text_content,
+    text_length,
+)
 from addon.core.params import ALGORITHMS
 
 # libxml2 stops reading at a premature `</body>` or `</html>` mid-page and
@@ -462,6 +468,8 @@ def boilerplate_pattern(words: str) -> re.Pattern[str]:
 
 # Elements never dropped for their class or id: the page and its main content.
 _NOT_FURNITURE = ("html", "body", "article", "main")
+# The attributes whose values name furniture, in the order their elements are listed.
+_NAMING = ("class", "id")
 
 
 def drop_named_furniture(
@@ -479,13 +487,14 @@ def drop_named_furniture(
     # One pass over the class and id values finds all four; an element named only
     # after the footer gets the smaller share, as a wrapper named after the
     # footer below it ("page1-footer") may hold the whole page.
-    classes, ids = attribute_values(root, "class"), attribute_values(root, "id")
-    held = drop_consent(root, [classes, ids], consent_words) if consent_words else 0
+    # The distinct values only: their elements are looked up once a value matches.
+    values = attribute_value_set(root, _NAMING)
+    held = drop_consent(root, values, consent_words) if consent_words else 0
     names = join_words(words, footer_words, review_words)
     if not names:
         return held
     furniture, footers, reviews = _sort_marked(
-        _marked(root, boilerplate_pattern(names), classes, ids), words, review_words
+        _marked(root, boilerplate_pattern(names), values), words, review_words
     )
     drop_unless_main(furniture, root, max_share=max_share)
     drop_unless_main(footers, root, max_share=footer_max_share)
@@ -494,15 +503,18 @@ def drop_named_furniture(
     return held
 
 
-def drop_consent(root: etree._Element, named: list[dict[etree._Element, str]], words: str) -> int:
-    """Remove the elements a class or id value names as consent banners; return their text."""
+def drop_consent(root: etree._Element, values: set[str], words: str) -> int:
+    """Remove the elements a class or id value (of `values`) names as consent banners.
+
+    Return the banners' text length.
+    """
     # A banner is never the article, though a preference centre listing every
     # purpose may outweigh a page whose own content its script renders: the
     # share that spares other furniture holding most of the page does not apply.
-    found = consent_values({value for values in named for value in values.values()}, words)
+    found = consent_values(values, words)
     if not found:
         return 0
-    banners = [element for element in _owners_of(named, found) if element.tag not in _NOT_FURNITURE]
+    banners = _owners_of(root, found)
     inside = set(banners)
     held = sum(
         text_length(banner)
@@ -578,18 +590,16 @@ def review_sections(
 
 
 def _marked(
-    root: etree._Element,
-    pattern: re.Pattern[str],
-    classes: dict[etree._Element, str],
-    ids: dict[etree._Element, str],
+    root: etree._Element, pattern: re.Pattern[str], values: set[str]
 ) -> list[etree._Element]:
-    """Return the elements whose class or id (among `classes` and `ids`) matches the pattern."""
+    """Return the elements whose class or id (of the distinct `values`) matches the pattern."""
     words = _spelled_out(pattern)
     if pattern.search(" "):
         # Even an element with neither attribute would match: test them all.
         return [element for element in root.iter(etree.Element) if _named(element, pattern)]
     if words is not None:
-        return _named_by_words([classes, ids], pattern, words)
+        return _named_by_words(root, pattern, values, words)
+    classes, ids = attribute_values(root, "class"), attribute_values(root, "id")
     return _named_furniture(classes, ids, pattern)
 
 
@@ -600,23 +610,19 @@ def _named(element: etree._Element, pattern: re.Pattern[str]) -> bool:
 
 
 def _named_by_words(
-    named: list[dict[etree._Element, str]], pattern: re.Pattern[str], words: SpelledWords
+    root: etree._Element, pattern: re.Pattern[str], values: set[str], words: SpelledWords
 ) -> list[etree._Element]:
     """Return the elements whose class or id matches a pattern of plain words."""
     # The words hold no space, so the pattern matches "class id" exactly when it
     # matches the class or the id alone: match each distinct value once (class
     # lists repeat across a page), and fetch only the matching values' elements.
-    values = {value for values in named for value in values.values()}
-    found = _matching_values(values, pattern, words)
-    if not found:
-        return []
-    return [element for element in _owners_of(named, found) if element.tag not in _NOT_FURNITURE]
+    return _owners_of(root, _matching_values(values, pattern, words))
 
 
-def _owners_of(named: list[dict[etree._Element, str]], values: set[str]) -> list[etree._Element]:
-    """Return the elements named by one of the values, each once: as found in `named`."""
-    owners = (element for each in named for element, value in each.items() if value in values)
-    return list(dict.fromkeys(owners))
+def _owners_of(root: etree._Element, values: set[str]) -> list[etree._Element]:
+    """Return the elements a class, then an id, of the values names: each once, never the page."""
+    owners = elements_valued(root, _NAMING, values) if values else []
+    return [element for element in owners if element.tag not in _NOT_FURNITURE]
 
 
 def _named_furniture(
@@ -636,8 +642,8 @@ def _named_furniture(
     ]
     marked.extend(
         element
-        for element in _owners_of([classes], furniture)
-        if element not in identified and element.tag not in _NOT_FURNITURE
+        for element, value in classes.items()
+        if value in furniture and element not in identified and element.tag not in _NOT_FURNITURE
     )
     return marked
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 import pytest
@@ -11,7 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from addon.core.dom import is_element, text_content, text_length, walk_attribute_values
+from addon.core.dom import (
+    attribute_value_set,
+    elements_valued,
+    is_element,
+    text_content,
+    text_length,
+    walk_attribute_values,
+)
 from addon.core.preprocess import parse
 
 
@@ -45,6 +52,8 @@ def test_parsed_pages_are_plain_elements() -> None:
 # --- The compiled queries and their Python twins ------------------------------
 
 Query = Callable[[etree._Element, str], dict[etree._Element, str]]
+ValueSet = Callable[[etree._Element, tuple[str, ...]], set[str]]
+Owners = Callable[[etree._Element, tuple[str, ...], Collection[str]], list[etree._Element]]
 COMPILED = importlib.util.find_spec("addon.core._dom") is not None
 NAMES = ("class", "id", "hidden", "style", "aria-hidden", "role")
 
@@ -127,11 +136,29 @@ FRAGMENTS = [
 ]  # fmt: skip
 
 
+def _value_queries() -> list[tuple[ValueSet, Owners]]:
+    queries: list[tuple[ValueSet, Owners]] = [(attribute_value_set, elements_valued)]
+    if COMPILED:
+        from addon.core import _dom
+
+        queries.append((_dom.attribute_value_set, _dom.elements_valued))
+    return queries
+
+
 def _assert_read_as_xpath_reads(root: etree._Element) -> None:
     """Check every query on every name, and every element's text length, on one page."""
     for query in _queries():
         for name in NAMES:
             assert query(root, name) == _by_xpath(root, name)
+    # The distinct values of class and id, and the elements of some of them.
+    named = [_by_xpath(root, "class"), _by_xpath(root, "id")]
+    values = {value for each in named for value in each.values()}
+    some = set(sorted(values)[::2])
+    owners = list(dict.fromkeys(e for each in named for e, value in each.items() if value in some))
+    for value_set, valued in _value_queries():
+        assert value_set(root, ("class", "id")) == values
+        assert valued(root, ("class", "id"), some) == owners
+        assert valued(root, ("class", "id"), set()) == []
     for length in _lengths():
         assert [length(element) for element in root.iter()] == [
             len(text_content(element)) for element in root.iter()
