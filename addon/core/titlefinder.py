@@ -27,7 +27,12 @@ from typing import Any, cast
 
 from lxml import etree
 
-from addon.core.dom import attribute_values, is_element, text_content
+from addon.core.dom import (
+    attribute_value_set,
+    elements_valued,
+    is_element,
+    text_content,
+)
 from addon.core.lines import BLOCK_TAGS
 from addon.core.params import TitleMethod, TitleParams
 
@@ -485,7 +490,10 @@ def _marked_elements(top: etree._Element) -> list[etree._Element]:
     """Return the elements whose class, id or itemprop names a title, in document order."""
     # One query per attribute: libxml2 merges a union of attribute paths in quadratic
     # time; the few elements found are merged instead.
-    found = [_named_parents(attribute_values(top, name)) for name in _MARKING_ATTRIBUTES]
+    found = [
+        elements_valued(top, (name,), _headline_values(attribute_value_set(top, (name,))))
+        for name in _MARKING_ATTRIBUTES
+    ]
     if sum(1 for parents in found if parents) < 2:
         return found[0] or found[1] or found[2]
     # lxml takes node-sets as XPath variables; its type stubs do not say so.
@@ -495,11 +503,11 @@ def _marked_elements(top: etree._Element) -> list[etree._Element]:
     return [element for element in merged if is_element(element)]
 
 
-def _named_parents(named: dict[etree._Element, str]) -> list[etree._Element]:
-    """Return the elements whose attribute value (in `named`) names a title or headline."""
-    if not named:
-        return []
-    owners, strings = list(named), list(named.values())
+def _headline_values(values: set[str]) -> set[str]:
+    """Return the attribute values that name a title or headline."""
+    if not values:
+        return set()
+    strings = list(values)
     # One search over all values joined is a C loop. They are joined by NUL, which no
     # libxml2 string holds and the pattern does not match, so the NULs before a match
     # number its value.
@@ -508,15 +516,15 @@ def _named_parents(named: dict[etree._Element, str]) -> list[etree._Element]:
         joined, pattern = joined.lower(), _HEADLINE_LOWER
     else:
         pattern = _HEADLINE_ATTR
-    parents: list[etree._Element] = []
+    found: set[str] = set()
     index = position = 0
     while match := pattern.search(joined, position):
         index += joined.count("\0", position, match.start())
-        parents.append(owners[index])
+        found.add(strings[index])
         position = joined.find("\0", match.end())  # on to the next value
         if position < 0:
             break
-    return parents
+    return found
 
 
 def _element_candidate(element: etree._Element, params: TitleParams) -> _Candidate | None:
