@@ -6,6 +6,7 @@ import importlib.util
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from itertools import accumulate
 from types import MappingProxyType
 
@@ -557,19 +558,47 @@ def _sort_marked(
     marked: list[etree._Element], words: str, review_words: str
 ) -> tuple[list[etree._Element], list[etree._Element], list[etree._Element]]:
     """Split the named elements into furniture, footers and reviews, in that precedence."""
-    furniture_names = boilerplate_pattern(words) if words else None
-    review_names = boilerplate_pattern(review_words) if review_words else None
+    names = [(element.get("class"), element.get("id")) for element in marked]
+    values = {value for pair in names for value in pair if value}
+    furniture_names = _Naming.of(words, values) if words else None
+    review_names = _Naming.of(review_words, values) if review_words else None
     furniture: list[etree._Element] = []
     footers: list[etree._Element] = []
     reviews: list[etree._Element] = []
-    for element in marked:
-        if furniture_names is not None and _named(element, furniture_names):
+    for element, pair in zip(marked, names, strict=True):
+        if furniture_names is not None and furniture_names.names(element, pair):
             furniture.append(element)
-        elif review_names is not None and _named(element, review_names):
+        elif review_names is not None and review_names.names(element, pair):
             reviews.append(element)
         else:
             footers.append(element)
     return furniture, footers, reviews
+
+
+@dataclass(frozen=True, slots=True)
+class _Naming:
+    """A pattern of class/id words, with the values it matches when its words are plain."""
+
+    pattern: re.Pattern[str]
+    matched: set[str] | None  # among the values asked about; None: search each element
+
+    @classmethod
+    def of(cls, words: str, values: set[str]) -> _Naming:
+        """Compile the words' pattern and match the values once, if it is one of plain words."""
+        pattern = boilerplate_pattern(words)
+        spelled = _spelled_out(pattern)
+        matched = None if spelled is None else _matching_values(values, pattern, spelled)
+        return cls(pattern, matched)
+
+    def names(self, element: etree._Element, pair: tuple[str | None, str | None]) -> bool:
+        """Tell whether an element (whose class and id are `pair`) is named by the words."""
+        # Plain words hold no space: the pattern matches "class id" exactly when it
+        # matches the class or the id alone.
+        if self.matched is None:
+            return _named(element, self.pattern)
+        return element.tag not in _NOT_FURNITURE and (
+            pair[0] in self.matched or pair[1] in self.matched
+        )
 
 
 def review_sections(

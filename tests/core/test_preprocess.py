@@ -7,6 +7,7 @@ import lxml.html
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lxml import etree
 
 from addon.core.dom import text_content
 from addon.core.params import (
@@ -19,8 +20,10 @@ from addon.core.params import (
 from addon.core.preprocess import (
     _XML_DECLARATION,
     _matching_values,
+    _named,
     _only_space,
     _plain_words,
+    _sort_marked,
     _source_byte_pieces,
     _source_pieces,
     _spelled_out,
@@ -429,6 +432,14 @@ def test_a_pattern_matching_a_blank_name_tests_every_element() -> None:
 
 
 _NAME_CHARACTERS = "adsharecomntlibpuvgRSHADE-_ \t\n\x1cé"
+# lxml refuses control characters in the values it sets (the parser keeps them).
+_SETTABLE_NAME_CHARACTERS = _NAME_CHARACTERS.replace("\x1c", "")
+# A class or id: absent, one that some test words name, or any.
+_CLASS_OR_ID = (
+    st.none()
+    | st.sampled_from(["ads", "share-bar", "x y-ads", "comment-list", "reviews", "tags", "Q-", ""])
+    | st.text(alphabet=_SETTABLE_NAME_CHARACTERS, max_size=20)
+)
 _NAME_WORDS = st.sampled_from(
     [BOILERPLATE_WORDS, "ad|ads?|share|comment-list", "a_b|-x|y-|tags?|e", "x?y?z|Q-"]
 )
@@ -459,6 +470,41 @@ def test_plain_words_match_class_and_id_one_at_a_time(names: tuple[str, str], wo
     class_, ident = names
     both = pattern.search(f"{class_} {ident}") is not None
     assert both == (pattern.search(class_) is not None or pattern.search(ident) is not None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    names=st.lists(
+        st.tuples(
+            _CLASS_OR_ID,
+            _CLASS_OR_ID,
+        ),
+        max_size=12,
+    ),
+    words=_NAME_WORDS,
+    review_words=st.sampled_from(["reviews", "share|tags?", "a.b|c"]),
+)
+def test_named_elements_are_sorted_as_their_patterns_say(
+    names: list[tuple[str | None, str | None]], words: str, review_words: str
+) -> None:
+    elements = []
+    for class_, ident in names:
+        attributes = {"class": class_, "id": ident}
+        elements.append(
+            etree.Element("div", {k: v for k, v in attributes.items() if v is not None})
+        )
+    furniture, footers, reviews = _sort_marked(elements, words, review_words)
+    furniture_pattern, review_pattern = (
+        boilerplate_pattern(words),
+        boilerplate_pattern(review_words),
+    )
+    assert furniture == [element for element in elements if _named(element, furniture_pattern)]
+    assert reviews == [
+        element
+        for element in elements
+        if not _named(element, furniture_pattern) and _named(element, review_pattern)
+    ]
+    assert footers == [element for element in elements if element not in furniture + reviews]
 
 
 def test_only_plain_word_patterns_are_spelled_out() -> None:
