@@ -746,12 +746,13 @@ def _spell_out_variants() -> dict[str, SpelledWords]:
             extend.boilerplate_words,
             join_words(extend.boilerplate_words, extend.comment_words),
         ):
-            pattern = boilerplate_pattern(
-                join_words(words, extend.footer_words, extend.review_words)
-            )
-            spelled = spell_out(pattern)
-            if spelled is not None:
-                found[pattern.pattern] = spelled
+            # The furniture found by all its words, then sorted by the words of each kind.
+            names = join_words(words, extend.footer_words, extend.review_words)
+            for each in (names, words, extend.review_words):
+                pattern = boilerplate_pattern(each)
+                spelled = spell_out(pattern) if each else None
+                if spelled is not None:
+                    found[pattern.pattern] = spelled
     return found
 
 

@@ -18,6 +18,7 @@ from addon.core.params import (
     REVIEW_WORDS,
 )
 from addon.core.preprocess import (
+    _VARIANTS_SPELLED,
     _XML_DECLARATION,
     _matching_values,
     _named,
@@ -525,9 +526,12 @@ def test_the_named_variants_words_are_spelled_out_as_for_any_pattern() -> None:
             names = join_words(words, extend.footer_words, extend.review_words)
             if not names:
                 continue
-            pattern = boilerplate_pattern(names)
-            spelled = _spelled_out(pattern)
-            assert spelled is not None and spelled == spell_out(pattern)
+            for each in (names, words, extend.review_words):  # found, then sorted
+                pattern = boilerplate_pattern(each)
+                assert _spelled_out(pattern) == spell_out(pattern)
+                assert pattern.pattern in _VARIANTS_SPELLED
+            spelled = _spelled_out(boilerplate_pattern(names))
+            assert spelled is not None
             assert spelled["ads"] == ("ads",) and spelled["author-bio"] == ("author", "bio")
     # Other patterns are spelled out when asked, and their words found alike.
     assert _spelled_out(boilerplate_pattern("ads?|tag_list")) == {
