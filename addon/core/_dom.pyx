@@ -36,6 +36,18 @@ cdef str _value(tree.xmlAttr* attr):
     return b"".join(pieces).decode("utf-8")
 
 
+cdef inline tree.xmlNode* _next_node(tree.xmlNode* node, tree.xmlNode* top) noexcept nogil:
+    """Return the node after `node` in document order under `top`, or NULL past the last.
+
+    Only elements are entered: other nodes hold no attributes.
+    """
+    if node.type == tree.XML_ELEMENT_NODE and node.children != NULL:
+        return node.children
+    while node != top and node.next == NULL:
+        node = node.parent
+    return NULL if node == top else node.next
+
+
 cdef tree.xmlAttr* _attribute(tree.xmlNode* node, const char* name) noexcept nogil:
     """Return an element's attribute of that name and no namespace, or NULL."""
     cdef tree.xmlAttr* attr = node.properties
@@ -56,19 +68,13 @@ def attribute_values(_Element root not None, str name not None):
     cdef tree.xmlNode* top = root._c_node
     cdef tree.xmlNode* node = top
     cdef tree.xmlAttr* attr
-    while True:  # depth first over the elements; other nodes hold no attributes
+    while node != NULL:  # depth first
         if node.type == tree.XML_ELEMENT_NODE:
             attr = _attribute(node, key)
             if attr != NULL:
                 found[elementFactory(root._doc, node)] = _value(attr)
-            if node.children != NULL:
-                node = node.children
-                continue
-        while node != top and node.next == NULL:
-            node = node.parent
-        if node == top:
-            return found
-        node = node.next
+        node = _next_node(node, top)
+    return found
 
 
 def attribute_value_set(_Element root not None, tuple names not None):
@@ -84,20 +90,14 @@ def attribute_value_set(_Element root not None, tuple names not None):
     cdef tree.xmlNode* node = top
     cdef tree.xmlAttr* attr
     cdef bytes key
-    while True:  # depth first over the elements; other nodes hold no attributes
+    while node != NULL:  # depth first
         if node.type == tree.XML_ELEMENT_NODE:
             for key in keys:
                 attr = _attribute(node, key)
                 if attr != NULL:
                     found.add(_value(attr))
-            if node.children != NULL:
-                node = node.children
-                continue
-        while node != top and node.next == NULL:
-            node = node.parent
-        if node == top:
-            return found
-        node = node.next
+        node = _next_node(node, top)
+    return found
 
 
 def elements_valued(_Element root not None, tuple names not None, values not None):
@@ -111,20 +111,13 @@ def elements_valued(_Element root not None, tuple names not None, values not Non
     cdef Py_ssize_t i
     if not values:
         return []
-    while True:  # depth first over the elements; other nodes hold no attributes
+    while node != NULL:  # depth first
         if node.type == tree.XML_ELEMENT_NODE:
             for i in range(len(keys)):
                 attr = _attribute(node, <bytes> keys[i])
                 if attr != NULL and _value(attr) in values:
                     (<list> found[i]).append(elementFactory(root._doc, node))
-            if node.children != NULL:
-                node = node.children
-                continue
-        while node != top and node.next == NULL:
-            node = node.parent
-        if node == top:
-            break
-        node = node.next
+        node = _next_node(node, top)
     return list(dict.fromkeys([element for elements in found for element in elements]))
 
 

@@ -8,7 +8,8 @@ end after each block. libxslt spends most of its time on that call setting
 up the transformation (docs/performance.md, "Eighth round"); this walk over
 libxml2's nodes writes the same characters, which the tests check on the
 golden pages and on random trees. `marked_lines` then makes the plain lines
-of that text in one pass over its characters, the twin of `content.lines_of_marks`.
+of that text in one pass over its characters, the twin of `content.lines_of_marks`;
+`collapse_space` collapses any text's white space the same way.
 """
 
 from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND, Py_UNICODE_ISSPACE
@@ -194,6 +195,21 @@ def marked_lines(str text not None):
     white space (str.split's) becomes one space, the line marks end lines, and
     the lines are stripped of spaces and joined by a line break, empty ones left out.
     """
+    return _plain(text, True)
+
+
+def collapse_space(str text not None):
+    """Return " ".join(text.split()): each run of white space one space, none at the ends.
+
+    One pass over the characters, where str.split() makes a string of every word
+    (the twin of `metadata.collapse`).
+    """
+    return _plain(text, False)
+
+
+cdef str _plain(str text, bint lines):
+    """Collapse the text's white space; with `lines`, drop controls and end lines at marks."""
+    # At most one space or line break goes before each character kept.
     cdef Py_UCS4* out = <Py_UCS4*> malloc((2 * len(text) + 1) * sizeof(Py_UCS4))
     if out == NULL:
         raise MemoryError()
@@ -204,11 +220,11 @@ def marked_lines(str text not None):
     cdef Py_UCS4 c
     try:
         for c in text:
-            if _control(c):
+            if lines and _control(c):
                 continue
             if Py_UNICODE_ISSPACE(c):
                 space = line_open
-            elif c == 0xFDD0:  # content._LINE
+            elif lines and c == 0xFDD0:  # content._LINE
                 written = written or line_open
                 line_open = space = False
             else:

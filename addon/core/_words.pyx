@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""The word count in C: the compiled twin of `content.word_count`; and `collapse_space`.
+"""The word count in C: the compiled twin of `content.word_count`.
 
 The regular expression it follows runs over the whole plain text of every
 page, once for the page and once for each paragraph in the reader check
@@ -7,8 +7,7 @@ page, once for the page and once for each paragraph in the reader check
 tenth of it.
 """
 
-from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND, Py_UNICODE_ISALNUM, Py_UNICODE_ISSPACE
-from libc.stdlib cimport free, malloc
+from cpython.unicode cimport Py_UNICODE_ISALNUM
 
 
 cdef inline bint _cjk(Py_UCS4 c) noexcept nogil:
@@ -46,30 +45,3 @@ def word_count(str text not None):
             count += 1
             in_word = True
     return count
-
-
-def collapse_space(str text not None):
-    """Return " ".join(text.split()): each run of white space one space, none at the ends.
-
-    One pass over the characters, where str.split() makes a string of every word.
-    """
-    cdef Py_UCS4* out = <Py_UCS4*> malloc((len(text) + 1) * sizeof(Py_UCS4))
-    if out == NULL:
-        raise MemoryError()
-    cdef Py_ssize_t size = 0
-    cdef bint space = False  # white space since the last character written
-    cdef Py_UCS4 c
-    try:
-        for c in text:
-            if Py_UNICODE_ISSPACE(c):
-                space = size > 0
-                continue
-            if space:
-                out[size] = 0x20
-                size += 1
-                space = False
-            out[size] = c
-            size += 1
-        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, size)
-    finally:
-        free(out)

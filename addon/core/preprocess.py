@@ -19,7 +19,7 @@ from addon.core.dom import (
     text_content,
     text_length,
 )
-from addon.core.params import ALGORITHMS
+from addon.core.params import ALGORITHMS, ExtendParams
 
 # libxml2 stops reading at a premature `</body>` or `</html>` mid-page and
 # silently drops the rest; the end tags carry no information, so drop them all.
@@ -738,22 +738,31 @@ def _spelled_out(pattern: re.Pattern[str]) -> SpelledWords | None:
 
 
 def _spell_out_variants() -> dict[str, SpelledWords]:
-    """Spell out the furniture patterns of every named variant, with and without comments."""
+    """Spell out the furniture patterns of every named variant."""
     found: dict[str, SpelledWords] = {}
     for params in ALGORITHMS.values():
-        extend = params.extend
-        for words in (
-            extend.boilerplate_words,
-            join_words(extend.boilerplate_words, extend.comment_words),
-        ):
-            # The furniture found by all its words, then sorted by the words of each kind.
-            names = join_words(words, extend.footer_words, extend.review_words)
-            for each in (names, words, extend.review_words):
-                pattern = boilerplate_pattern(each)
-                spelled = spell_out(pattern) if each else None
-                if spelled is not None:
-                    found[pattern.pattern] = spelled
+        for words in furniture_word_lists(params.extend):
+            pattern = boilerplate_pattern(words)
+            spelled = spell_out(pattern)
+            if spelled is not None:
+                found[pattern.pattern] = spelled
     return found
+
+
+def furniture_word_lists(extend: ExtendParams) -> Iterator[str]:
+    """Yield the class/id word lists the furniture steps compile: to find, then to sort."""
+    # With and without the comment words (furniture_words in extract.py).
+    for words in (
+        extend.boilerplate_words,
+        join_words(extend.boilerplate_words, extend.comment_words),
+    ):
+        for each in (
+            join_words(words, extend.footer_words, extend.review_words),
+            words,
+            extend.review_words,
+        ):
+            if each:
+                yield each
 
 
 def _spellings(word: str) -> list[str]:

@@ -35,6 +35,7 @@ from addon.core.preprocess import (
     drop_hidden,
     drop_named_furniture,
     drop_non_content,
+    furniture_word_lists,
     join_words,
     keeps_unvoiced,
     opens_discussion,
@@ -518,19 +519,13 @@ def test_only_plain_word_patterns_are_spelled_out() -> None:
 
 def test_the_named_variants_words_are_spelled_out_as_for_any_pattern() -> None:
     for params in ALGORITHMS.values():
-        extend = params.extend
-        for words in (
-            extend.boilerplate_words,
-            join_words(extend.boilerplate_words, extend.comment_words),
-        ):
-            names = join_words(words, extend.footer_words, extend.review_words)
-            if not names:
-                continue
-            for each in (names, words, extend.review_words):  # found, then sorted
-                pattern = boilerplate_pattern(each)
-                assert _spelled_out(pattern) == spell_out(pattern)
-                assert pattern.pattern in _VARIANTS_SPELLED
-            spelled = _spelled_out(boilerplate_pattern(names))
+        lists = list(furniture_word_lists(params.extend))
+        for words in lists:  # found, then sorted
+            pattern = boilerplate_pattern(words)
+            assert _spelled_out(pattern) == spell_out(pattern)
+            assert pattern.pattern in _VARIANTS_SPELLED
+        if lists:
+            spelled = _spelled_out(boilerplate_pattern(lists[0]))
             assert spelled is not None
             assert spelled["ads"] == ("ads",) and spelled["author-bio"] == ("author", "bio")
     # Other patterns are spelled out when asked, and their words found alike.
@@ -549,22 +544,8 @@ def test_the_named_variants_words_are_spelled_out_as_for_any_pattern() -> None:
 @given(
     st.lists(
         st.sampled_from(
-            [
-                "</body>",
-                "</HTML >",
-                "</html\u3000>",
-                "<?xml version='1.0'?>",
-                "<?XmL",
-                ">",
-                " ",
-                "\n",
-                "\u2028",
-                "<p>",
-                "x",
-                "é",
-                "</bodyx>",
-                "\ud800",
-            ]
+            ["</body>", "</HTML >", "</html\u3000>", "<?xml version='1.0'?>", "<?XmL", ">",
+             " ", "\n", "\u2028", "<p>", "x", "é", "</bodyx>", "\ud800"]
         ),
         max_size=12,
     ).map("".join)
@@ -584,21 +565,8 @@ _SPACES = [chr(code) for code in range(0x3001) if chr(code).isspace()]
 @given(
     st.lists(
         st.sampled_from(
-            [
-                "</body>",
-                "</HTML >",
-                "</html\u3000>",
-                "<?xml version='1.0'?>",
-                "<?XmL",
-                ">",
-                "<p>",
-                "x",
-                "é",
-                "</bodyx>",
-                "</body\x1c>",
-                "</html\u205f\x85>",
-                *_SPACES,
-            ]
+            ["</body>", "</HTML >", "</html\u3000>", "<?xml version='1.0'?>", "<?XmL", ">",
+             "<p>", "x", "é", "</bodyx>", "</body\x1c>", "</html\u205f\x85>", *_SPACES]
         ),
         max_size=12,
     ).map("".join)
@@ -634,17 +602,11 @@ _POST = "<p>" + "A post long enough to be a post, not an icon. " * 3 + "</p>"
         # an article: its text stands between the headline and the comments
         (f"<h1>Title</h1>{_POST * 3}<div id='comments'>{_POST}</div>", False),
         # a comment-count icon beside the headline is no post
-        (
-            f"<h1>Title</h1><i class='fa-comments'></i>{_POST * 3}<ol class='comment-list'>"
-            f"{_POST}</ol>",
-            False,
-        ),
+        (f"<h1>Title</h1><i class='fa-comments'></i>{_POST * 3}<ol class='comment-list'>"
+         f"{_POST}</ol>", False),
         # nested: the headline inside a header, the posts in a later column
-        (
-            f"<div><header><h1>Topic</h1></header></div><div><div class='comment'>{_POST}"
-            "</div></div>",
-            True,
-        ),
+        (f"<div><header><h1>Topic</h1></header></div><div><div class='comment'>{_POST}"
+         "</div></div>", True),
         # no headline, or no comments
         (f"<p>Intro</p><div id='comments'>{_POST}</div>", False),
         (f"<h1>Title</h1>{_POST}", False),
@@ -783,7 +745,7 @@ def test_streamed_segments_take_their_slots_and_show() -> None:
     page = (
         "<body><h1>Title</h1><template id='B:0'></template><p>Loading</p>"
         "<p>Footer</p><div hidden id='S:0'><p>The article.</p></div> tail"
-        '<script>$RC("B:0","S:0")</script></body>'
+        "<script>$RC(\"B:0\",\"S:0\")</script></body>"
     )
     assert _placed(page) == "Title The article. Loading Footer tail"
     assert _text(page) == "Title Loading Footer tail"
