@@ -124,3 +124,84 @@ def elements_valued(_Element root not None, tuple names not None, values not Non
 def text_length(_Element element not None):
     """Return the length of the element's text with its descendants' (`dom.text_content`)."""
     return string_chars(element._c_node)
+
+
+cdef inline unsigned char _display_fold(unsigned char c) noexcept nogil:
+    """Lower the capitals of "DISPLAYNOE", as `dom.hides` folds a style."""
+    if c in b"DISPLAYNOE":
+        return c + 32
+    return c
+
+
+cdef bint _holds_display_none(const unsigned char* style) noexcept nogil:
+    """Tell whether a style, its spaces dropped and "DISPLAYNOE" lowered, holds display:none."""
+    # The same characters `dom.hides` compares: its fold maps those ten capitals
+    # and drops U+0020 only, and UTF-8 bytes of other characters are all >= 0x80.
+    cdef const unsigned char* want = b"display:none"
+    cdef const unsigned char* start = style
+    cdef const unsigned char* at
+    cdef Py_ssize_t matched
+    while start[0] != 0:
+        if _display_fold(start[0]) == want[0]:
+            at = start + 1
+            matched = 1
+            while want[matched] != 0 and at[0] != 0:
+                if at[0] != 32:
+                    if _display_fold(at[0]) != want[matched]:
+                        break
+                    matched += 1
+                at += 1
+            if want[matched] == 0:
+                return True
+        start += 1
+    return False
+
+
+cdef bint _style_hides(tree.xmlAttr* attr):
+    """Tell whether a style attribute's value sets display:none (see `_holds_display_none`)."""
+    cdef tree.xmlNode* node = attr.children
+    cdef bytes joined
+    if node != NULL and node.next == NULL and is_text(node):  # nearly every value
+        return node.content != NULL and _holds_display_none(<const unsigned char*> node.content)
+    joined = _value(attr).encode("utf-8")
+    return _holds_display_none(<const unsigned char*> joined)
+
+
+cdef bint _is_true(tree.xmlAttr* attr):
+    """Tell whether an attribute's value is exactly "true"."""
+    cdef tree.xmlNode* node = attr.children
+    if node != NULL and node.next == NULL and is_text(node):
+        return node.content != NULL and same_name(<const char*> node.content, b"true")
+    return _value(attr) == "true"
+
+
+def hidden_elements(_Element root not None):
+    """Return the elements of root's subtree (root too) with a `hidden` attribute, those whose
+    style sets display:none and those aria-hidden="true": three lists in document order."""
+    cdef list flagged = []
+    cdef list styled = []
+    cdef list unvoiced = []
+    cdef tree.xmlNode* top = root._c_node
+    cdef tree.xmlNode* node = top
+    cdef tree.xmlAttr* attr
+    cdef int seen  # the names met on this element: only the first of each counts
+    while node != NULL:  # depth first
+        if node.type == tree.XML_ELEMENT_NODE:
+            attr = node.properties
+            seen = 0
+            while attr != NULL:  # one look at each attribute for all three names
+                if attr.ns == NULL:
+                    if not seen & 1 and same_name(<const char*> attr.name, b"hidden"):
+                        seen |= 1
+                        flagged.append(elementFactory(root._doc, node))
+                    elif not seen & 2 and same_name(<const char*> attr.name, b"style"):
+                        seen |= 2
+                        if _style_hides(attr):
+                            styled.append(elementFactory(root._doc, node))
+                    elif not seen & 4 and same_name(<const char*> attr.name, b"aria-hidden"):
+                        seen |= 4
+                        if _is_true(attr):
+                            unvoiced.append(elementFactory(root._doc, node))
+                attr = attr.next
+        node = _next_node(node, top)
+    return flagged, styled, unvoiced

@@ -61,6 +61,46 @@ def elements_valued(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Hidden:
+    """The elements a page hides by their attributes, each list in document order."""
+
+    flagged: list[etree._Element]  # a `hidden` attribute
+    styled: list[etree._Element]  # a style that sets display:none
+    unvoiced: list[etree._Element]  # aria-hidden="true"
+
+
+def hidden_elements(root: etree._Element) -> Hidden:
+    """Find the elements under root (root too) hidden by `hidden`, display:none or aria-hidden."""
+    if _COMPILED is not None:
+        return Hidden(*_COMPILED.hidden_elements(root))
+    return walk_hidden_elements(root)
+
+
+def walk_hidden_elements(root: etree._Element) -> Hidden:
+    """Find what `hidden_elements` finds, walking lxml's elements (the reference)."""
+    styles = walk_attribute_values(root, "style")
+    unvoiced = walk_attribute_values(root, "aria-hidden")
+    return Hidden(
+        list(walk_attribute_values(root, "hidden")),
+        [element for element, style in styles.items() if hides(style)],
+        [element for element, value in unvoiced.items() if value == "true"],
+    )
+
+
+# translate(@style, 'DISPLAYNOE ', 'displaynoe') in XPath: those capitals lowered, spaces gone.
+_DISPLAY_FOLD = str.maketrans("DISPLAYNOE", "displaynoe", " ")
+
+
+def hides(style: str) -> bool:
+    """Tell whether a style attribute sets display:none (spaces and those capitals aside)."""
+    # str.translate() maps in Python, character by character: first rule out,
+    # with C-speed calls, the styles whose lowercase holds no display:none.
+    return "display:none" in style.replace(" ", "").lower() and (
+        "display:none" in style.translate(_DISPLAY_FOLD)
+    )
+
+
 def walk_attribute_values(root: etree._Element, name: str) -> dict[etree._Element, str]:
     """Find the attribute as `attribute_values` does, walking lxml's elements (the reference)."""
     return {
@@ -80,6 +120,9 @@ class _Compiled:
     elements_valued: Callable[
         [etree._Element, tuple[str, ...], Collection[str]], list[etree._Element]
     ]
+    hidden_elements: Callable[
+        [etree._Element], tuple[list[etree._Element], list[etree._Element], list[etree._Element]]
+    ]
 
 
 def _compiled() -> _Compiled | None:
@@ -92,7 +135,11 @@ def _compiled() -> _Compiled | None:
     from addon.core import _dom
 
     return _Compiled(
-        _dom.text_length, _dom.attribute_values, _dom.attribute_value_set, _dom.elements_valued
+        _dom.text_length,
+        _dom.attribute_values,
+        _dom.attribute_value_set,
+        _dom.elements_valued,
+        _dom.hidden_elements,
     )
 
 

@@ -16,6 +16,7 @@ from addon.core.dom import (
     attribute_value_set,
     attribute_values,
     elements_valued,
+    hidden_elements,
     text_content,
     text_length,
 )
@@ -371,13 +372,13 @@ def drop_hidden(
     # (see place_streamed_segments) and the slots, templates, go with the hidden.
     # Elements marked only aria-hidden go too, unless `unvoiced_max_link_share`
     # is given: then only those whose text is more than that share link text.
-    hidden = list(attribute_values(root, "hidden"))
+    found = hidden_elements(root)
+    hidden = found.flagged
     shown = place_streamed_segments(hidden) if place_streamed else set()
     if shown:
         hidden = [element for element in hidden if element not in shown]
-    styles = attribute_values(root, "style")
-    hidden.extend(element for element, style in styles.items() if _hides(style))
-    unvoiced = _valued(root, "aria-hidden", ("true",))
+    hidden.extend(found.styled)
+    unvoiced = found.unvoiced
     if unvoiced_max_link_share is not None:
         seen = set(hidden)
         unvoiced = [
@@ -404,19 +405,6 @@ def keeps_unvoiced(element: etree._Element, max_link_share: float) -> bool:
         return True
     links = sum(text_length(anchor) for anchor in element.iter("a"))
     return links <= max_link_share * text
-
-
-# translate(@style, 'DISPLAYNOE ', 'displaynoe') in XPath: those capitals lowered, spaces gone.
-_DISPLAY_FOLD = str.maketrans("DISPLAYNOE", "displaynoe", " ")
-
-
-def _hides(style: str) -> bool:
-    """Tell whether a style attribute sets display:none (spaces and those capitals aside)."""
-    # str.translate() maps in Python, character by character: first rule out,
-    # with C-speed calls, the styles whose lowercase holds no display:none.
-    return "display:none" in style.replace(" ", "").lower() and (
-        "display:none" in style.translate(_DISPLAY_FOLD)
-    )
 
 
 def _valued(root: etree._Element, name: str, values: tuple[str, ...]) -> list[etree._Element]:

@@ -12,12 +12,16 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from addon.core.dom import (
+    Hidden,
     attribute_value_set,
     elements_valued,
+    hidden_elements,
+    hides,
     is_element,
     text_content,
     text_length,
     walk_attribute_values,
+    walk_hidden_elements,
 )
 from addon.core.preprocess import parse
 
@@ -132,7 +136,8 @@ FRAGMENTS = [
     "</span>", "<a href=/x class=''>", "</a>", "<b aria-hidden=true>", "</b>", "<br class=x>",
     "<img src=x.png id=é>", "<li role=dialog class='日本 語'>", "<ul>", "</ul>", "<!-- c -->",
     "text ", "é", "日本語", "&amp;", "<td class=\"a&quot;b\">", "<table>", "</table>",
-    "<hr hidden>",
+    "<hr hidden>", "<i style='Display : NONE'>", "</i>", "<i style='display:nonE;color:red'>",
+    "<i style='dİsplay:none'>", "<i aria-hidden=TRUE>", "<i aria-hidden='true' hidden>",
 ]  # fmt: skip
 
 
@@ -163,6 +168,13 @@ def _assert_read_as_xpath_reads(root: etree._Element) -> None:
         assert [length(element) for element in root.iter()] == [
             len(text_content(element)) for element in root.iter()
         ]
+    styles, unvoiced = _by_xpath(root, "style"), _by_xpath(root, "aria-hidden")
+    expected = Hidden(
+        list(_by_xpath(root, "hidden")),
+        [element for element, style in styles.items() if hides(style)],
+        [element for element, value in unvoiced.items() if value == "true"],
+    )
+    assert walk_hidden_elements(root) == hidden_elements(root) == expected
 
 
 @settings(max_examples=200, deadline=None)
@@ -181,3 +193,45 @@ def test_queries_read_the_golden_pages_as_xpath_does(source: Path) -> None:
     root = parse(source.read_text(encoding="utf-8"))
     assert root is not None
     _assert_read_as_xpath_reads(root)
+
+
+def _hidden_queries() -> list[Callable[[etree._Element], Hidden]]:
+    queries: list[Callable[[etree._Element], Hidden]] = [walk_hidden_elements]
+    if COMPILED:
+        from addon.core import _dom
+
+        queries.append(lambda root: Hidden(*_dom.hidden_elements(root)))
+    return queries
+
+
+def test_hidden_elements_finds_each_kind_in_document_order() -> None:
+    root = parse(
+        "<div hidden><p style='DISPLAY: none'>a</p><p style='display:block'>b</p>"
+        "<b aria-hidden=true hidden>c</b><i aria-hidden=false>d</i></div>"
+        "<span style='color:red;  display :  none '>e</span>"
+    )
+    assert root is not None
+    for query in _hidden_queries():
+        found = query(root)
+        assert [element.tag for element in found.flagged] == ["div", "b"]
+        assert [element.text for element in found.styled] == ["a", "e"]
+        assert [element.text for element in found.unvoiced] == ["c"]
+
+
+SPACES = st.sampled_from(["", " ", "  ", "\t", "\u00a0", "\n"])
+DISPLAYS = st.sampled_from(["display", "DISPLAY", "Display", "dİsplay", "dısplay", "dis play", "x"])
+NONES = st.sampled_from(["none", "NONE", "nonE", "Nöne", "no ne", "n"])
+STYLES = st.builds(
+    lambda *parts: "".join(parts), SPACES, DISPLAYS, SPACES, st.just(":"), SPACES, NONES, SPACES
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(STYLES | st.sampled_from([";", "color:red", "d"]), max_size=3).map("".join))
+def test_the_compiled_style_test_folds_as_hides_does(style: str) -> None:
+    # Only U+0020 is dropped and only the capitals of DISPLAYNOE lowered: a tab, a
+    # no-break space, a dotted or dotless i and the lowercase of other letters do not count.
+    root = etree.Element("div")
+    root.set("style", style)
+    for query in _hidden_queries():
+        assert (query(root).styled == [root]) is hides(style)
