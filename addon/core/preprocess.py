@@ -669,7 +669,7 @@ def _matching_values(values: set[str], pattern: re.Pattern[str], words: SpelledW
     """Return the values that a pattern of the plain `words` matches."""
     plain = [value for value in values if value.isascii()]
     found = {value for value in values if not value.isascii() and pattern.search(value)}
-    return found | {plain[index] for index in _word_hits(plain, words)}
+    return found | {plain[index] for index in _WORD_HITS(plain, words)}
 
 
 # How boilerplate_pattern() wraps its words.
@@ -851,6 +851,17 @@ def _following(element: etree._Element) -> Iterator[etree._Element]:
         node = node.getparent()
 
 
+def _compiled_word_hits() -> Callable[[list[str], SpelledWords], set[int]] | None:
+    """Return the compiled twin of `_word_hits` (addon/core/_words.pyx), if it was built."""
+    # As for the premature end tags: without a C compiler the Python twin runs.
+    if importlib.util.find_spec("addon.core._words") is None:
+        return None
+    from addon.core import _words
+
+    return _words.word_hits
+
+
+_WORD_HITS = _compiled_word_hits() or _word_hits
 _PATTERN_FLAGS = boilerplate_pattern("x").flags
 # Immutable once built: the patterns' words, read by every page.
 _VARIANTS_SPELLED = MappingProxyType(_spell_out_variants())

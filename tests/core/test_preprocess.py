@@ -28,6 +28,7 @@ from addon.core.preprocess import (
     _source_byte_pieces,
     _source_pieces,
     _spelled_out,
+    _word_hits,
     boilerplate_pattern,
     consent_name,
     consent_values,
@@ -457,6 +458,34 @@ def test_plain_words_match_names_as_the_pattern_does(names: list[str], words: st
     plain = spell_out(pattern)
     assert plain is not None
     assert _matching_values(set(names), pattern, plain) == {n for n in names if pattern.search(n)}
+
+
+# The compiled hits take ASCII names: _matching_values searches the others itself.
+_ASCII_NAME_CHARACTERS = _NAME_CHARACTERS.replace("é", "") + "\x0b\x1f"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    names=st.lists(
+        st.sampled_from(["ads", "share-bar", "x y-ads", "e-", "Tags_e", "-x y-", "a_b ad"])
+        | st.text(alphabet=_ASCII_NAME_CHARACTERS, max_size=30),
+        max_size=25,
+    ),
+    words=_NAME_WORDS,
+)
+def test_the_compiled_word_hits_are_the_python_ones(names: list[str], words: str) -> None:
+    from addon.core import _words
+
+    plain = spell_out(boilerplate_pattern(words))
+    assert plain is not None
+    assert _words.word_hits(names, plain) == _word_hits(names, plain)
+
+
+def test_the_compiled_word_hits_refuse_names_that_are_not_ascii() -> None:
+    from addon.core import _words
+
+    with pytest.raises(ValueError, match="ASCII"):
+        _words.word_hits(["menu-é"], {"menu": ("menu",)})
 
 
 @settings(max_examples=300, deadline=None)
