@@ -32,6 +32,7 @@ from addon.core.preprocess import (
     drop_named_furniture,
     drop_non_content,
     join_words,
+    naming_values,
     opens_discussion,
     parse,
 )
@@ -128,7 +129,8 @@ def _extract_tree(
     if params.extend.drop_chrome:
         drop_chrome(root, max_share=params.extend.chrome_max_share)
     extend = params.extend
-    words = furniture_words(root, extend)
+    values = naming_values(root)  # read by both: the tree does not change between them
+    words = furniture_words(root, extend, values)
     banners = drop_named_furniture(
         root,
         words,
@@ -138,6 +140,7 @@ def _extract_tree(
         footer_max_share=extend.footer_max_share,
         review_max_sections=extend.review_max_sections,
         consent_words=extend.consent_words,
+        values=values,
     )
     if why := banner_only(root, banners, min_rest=extend.consent_min_rest):
         return Skip(why)
@@ -184,7 +187,9 @@ def banner_only(root: etree._Element, banner_chars: int, *, min_rest: int) -> st
     )
 
 
-def furniture_words(root: etree._Element, params: ExtendParams) -> str:
+def furniture_words(
+    root: etree._Element, params: ExtendParams, values: set[str] | None = None
+) -> str:
     """Return the class/id words of the page's furniture: with its comments unless a discussion."""
     words, comments = params.boilerplate_words, params.comment_words
     if not comments or opens_discussion(
@@ -192,6 +197,7 @@ def furniture_words(root: etree._Element, params: ExtendParams) -> str:
         boilerplate_pattern(comments),
         max_lead=params.discussion_max_lead,
         min_post_chars=params.discussion_min_post_chars,
+        values=values,
     ):
         return words
     return join_words(words, comments)

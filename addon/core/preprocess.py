@@ -471,13 +471,18 @@ def drop_named_furniture(
     footer_max_share: float,
     review_max_sections: int,
     consent_words: str = "",
+    values: set[str] | None = None,
 ) -> int:
-    """Remove elements named as furniture, footer, reviews or consent; return the consent's text."""
+    """Remove elements named as furniture, footer, reviews or consent; return the consent's text.
+
+    `values` are the page's distinct class and id values (`naming_values`), when
+    the caller has them.
+    """
     # One pass over the class and id values finds all four; an element named only
     # after the footer gets the smaller share, as a wrapper named after the
     # footer below it ("page1-footer") may hold the whole page.
     # The distinct values only: their elements are looked up once a value matches.
-    values = attribute_value_set(root, _NAMING)
+    values = naming_values(root) if values is None else values
     held = drop_consent(root, values, consent_words) if consent_words else 0
     names = join_words(words, footer_words, review_words)
     if not names:
@@ -490,6 +495,11 @@ def drop_named_furniture(
     sections = review_sections(reviews, root, max_sections=review_max_sections)
     drop_unless_main(sections, root, max_share=max_share)
     return held
+
+
+def naming_values(root: etree._Element) -> set[str]:
+    """Return the distinct class and id values under root (root too)."""
+    return attribute_value_set(root, _NAMING)
 
 
 def drop_consent(root: etree._Element, values: set[str], words: str) -> int:
@@ -573,7 +583,11 @@ class _Naming:
     @classmethod
     def of(cls, words: str, values: set[str]) -> _Naming:
         """Compile the words' pattern and match the values once, if it is one of plain words."""
-        pattern = boilerplate_pattern(words)
+        return cls.of_pattern(boilerplate_pattern(words), values)
+
+    @classmethod
+    def of_pattern(cls, pattern: re.Pattern[str], values: set[str]) -> _Naming:
+        """Match the values against a pattern once, if it is one of plain words."""
         spelled = _spelled_out(pattern)
         matched = None if spelled is None else _matching_values(values, pattern, spelled)
         return cls(pattern, matched)
@@ -808,20 +822,35 @@ def _holds_article(element: etree._Element) -> bool:
 
 
 def opens_discussion(
-    root: etree._Element, pattern: re.Pattern[str], *, max_lead: int, min_post_chars: int = 100
+    root: etree._Element,
+    pattern: re.Pattern[str],
+    *,
+    max_lead: int,
+    min_post_chars: int = 100,
+    values: set[str] | None = None,
 ) -> bool:
-    """Tell whether comment-marked posts follow the page's first <h1> with little text between."""
+    """Tell whether comment-marked posts follow the page's first <h1> with little text between.
+
+    `values` are the page's distinct class and id values (`naming_values`), when
+    the caller has them.
+    """
     # A forum thread marks its first post as a comment too: the posts are the
     # page. Under an article the article's text stands between headline and comments.
     headline = next(root.iter("h1"), None)
     if headline is None:
         return False
+    # The walk may leave root's subtree for the rest of its document, which the
+    # values would not cover.
+    whole = values is not None and root.getparent() is None
+    naming = _Naming.of_pattern(pattern, values) if whole and values is not None else None
+    if naming is not None and naming.matched is not None and not naming.matched:
+        return False  # no class or id on the page names a comment (most pages)
     lead = 0
     for element in _following(headline):
         names = element.get("class"), element.get("id")
         if (
             (names[0] or names[1])
-            and pattern.search(f"{names[0] or ''} {names[1] or ''}")
+            and _comment_named(element, names, pattern, naming)
             and _holds_text(element, min_post_chars)
         ):
             return True
@@ -829,6 +858,19 @@ def opens_discussion(
         if lead > max_lead:
             return False
     return False
+
+
+def _comment_named(
+    element: etree._Element,
+    names: tuple[str | None, str | None],
+    pattern: re.Pattern[str],
+    naming: _Naming | None,
+) -> bool:
+    """Tell whether an element's class or id (`names`) matches the comment pattern."""
+    if naming is None or naming.matched is None:
+        return pattern.search(f"{names[0] or ''} {names[1] or ''}") is not None
+    # Plain words hold no space: "class id" matches when the class or the id does.
+    return names[0] in naming.matched or names[1] in naming.matched
 
 
 def _holds_text(element: etree._Element, chars: int) -> bool:

@@ -39,6 +39,7 @@ from addon.core.preprocess import (
     furniture_word_lists,
     join_words,
     keeps_unvoiced,
+    naming_values,
     opens_discussion,
     parse,
     review_sections,
@@ -647,6 +648,33 @@ def test_a_discussion_opens_with_comments_right_after_the_headline(
     root = lxml.html.document_fromstring(f"<html><body>{body}</body></html>")
     pattern = boilerplate_pattern(COMMENT_WORDS)
     assert opens_discussion(root, pattern, max_lead=300) is discussion
+    # With the page's class and id values the walk matches them, not the pattern,
+    # and a page none of whose values names a comment is no discussion at once.
+    values = naming_values(root)
+    assert opens_discussion(root, pattern, max_lead=300, values=values) is discussion
+    assert opens_discussion(root, pattern, max_lead=300, values=values - {"comments"}) is (
+        discussion and "comment" in values
+    )
+
+
+def test_values_that_do_not_cover_the_walk_are_not_trusted() -> None:
+    # From a subtree the walk goes on through the rest of the document, which the
+    # subtree's values know nothing of.
+    page = lxml.html.document_fromstring(
+        f"<html><body><main><h1>Topic</h1></main><div id='comments'>{_POST}</div></body></html>"
+    )
+    main = page.find(".//main")
+    assert main is not None
+    pattern = boilerplate_pattern(COMMENT_WORDS)
+    assert opens_discussion(main, pattern, max_lead=300, values=naming_values(main))
+
+
+def test_a_pattern_not_of_plain_words_is_searched_with_values_too() -> None:
+    page = lxml.html.document_fromstring(
+        f"<html><body><h1>Topic</h1><div class='talk-back'>{_POST}</div></body></html>"
+    )
+    pattern = boilerplate_pattern("talk.back")
+    assert opens_discussion(page, pattern, max_lead=300, values=naming_values(page))
 
 
 def test_a_footer_div_is_dropped_unless_it_holds_the_page() -> None:
