@@ -205,3 +205,24 @@ def hidden_elements(_Element root not None):
                 attr = attr.next
         node = _next_node(node, top)
     return flagged, styled, unvoiced
+
+
+def elements_with(_Element root not None, dict wanted not None):
+    """Return the elements of root's subtree (root too) that have one of the attributes
+    `wanted` names with one of its values there, in document order: each element once."""
+    cdef list keys = [name.encode("utf-8") for name in wanted]
+    cdef list values = list(wanted.values())
+    cdef list found = []
+    cdef tree.xmlNode* top = root._c_node
+    cdef tree.xmlNode* node = top
+    cdef tree.xmlAttr* attr
+    cdef Py_ssize_t i
+    while node != NULL:  # depth first
+        if node.type == tree.XML_ELEMENT_NODE:
+            for i in range(len(keys)):
+                attr = _attribute(node, <bytes> keys[i])
+                if attr != NULL and _value(attr) in values[i]:
+                    found.append(elementFactory(root._doc, node))
+                    break
+        node = _next_node(node, top)
+    return found

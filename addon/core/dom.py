@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TypeGuard
 
@@ -59,6 +59,27 @@ def elements_valued(
     return list(
         dict.fromkeys(element for each in named for element, value in each if value in values)
     )
+
+
+def elements_with(
+    root: etree._Element, wanted: Mapping[str, Collection[str]]
+) -> list[etree._Element]:
+    """Return the elements under root (root too) whose attribute, of those `wanted` names,
+    has one of its values there: in document order, each element once."""
+    if _COMPILED is not None:
+        return _COMPILED.elements_with(root, dict(wanted))
+    return walk_elements_with(root, wanted)
+
+
+def walk_elements_with(
+    root: etree._Element, wanted: Mapping[str, Collection[str]]
+) -> list[etree._Element]:
+    """Find what `elements_with` finds, walking lxml's elements (the reference)."""
+    return [
+        element
+        for element in root.iter(etree.Element)
+        if any(element.get(name) in values for name, values in wanted.items())
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +141,9 @@ class _Compiled:
     elements_valued: Callable[
         [etree._Element, tuple[str, ...], Collection[str]], list[etree._Element]
     ]
+    elements_with: Callable[
+        [etree._Element, dict[str, Collection[str]]], list[etree._Element]
+    ]
     hidden_elements: Callable[
         [etree._Element], tuple[list[etree._Element], list[etree._Element], list[etree._Element]]
     ]
@@ -139,6 +163,7 @@ def _compiled() -> _Compiled | None:
         _dom.attribute_values,
         _dom.attribute_value_set,
         _dom.elements_valued,
+        _dom.elements_with,
         _dom.hidden_elements,
     )
 

@@ -16,6 +16,7 @@ from addon.core.dom import (
     attribute_value_set,
     attribute_values,
     elements_valued,
+    elements_with,
     hidden_elements,
     text_content,
     text_length,
@@ -407,9 +408,8 @@ def keeps_unvoiced(element: etree._Element, max_link_share: float) -> bool:
     return links <= max_link_share * text
 
 
-def _valued(root: etree._Element, name: str, values: tuple[str, ...]) -> list[etree._Element]:
-    """Return the elements whose attribute `name` has one of the values, exactly."""
-    return [element for element, value in attribute_values(root, name).items() if value in values]
+# The roles and flags an overlay announces itself by.
+_OVERLAY_VALUES = MappingProxyType({"role": ("dialog", "alertdialog"), "aria-modal": ("true",)})
 
 
 def drop_chrome(
@@ -424,8 +424,7 @@ def drop_chrome(
         if element.tag == "dialog"
         or (next(element.iterancestors("article"), None) is None and not _holds_article(element))
     ]
-    chrome.extend(_valued(root, "role", ("dialog", "alertdialog")))
-    chrome.extend(_valued(root, "aria-modal", ("true",)))
+    chrome.extend(elements_with(root, _OVERLAY_VALUES))
     # The controls go in the same pass: they never count towards the main share.
     drop_all(root, _minor(chrome, root, max_share=max_share), *CONTROLS)
     drop_labelled_controls(root, max_label_chars=max_label_chars)

@@ -15,12 +15,14 @@ from addon.core.dom import (
     Hidden,
     attribute_value_set,
     elements_valued,
+    elements_with,
     hidden_elements,
     hides,
     is_element,
     text_content,
     text_length,
     walk_attribute_values,
+    walk_elements_with,
     walk_hidden_elements,
 )
 from addon.core.preprocess import parse
@@ -168,6 +170,15 @@ def _assert_read_as_xpath_reads(root: etree._Element) -> None:
         assert [length(element) for element in root.iter()] == [
             len(text_content(element)) for element in root.iter()
         ]
+    wanted = {"role": ("dialog", "x"), "class": tuple(some), "aria-hidden": ("true",)}
+    by_name = {name: _by_xpath(root, name) for name in wanted}
+    with_values = [
+        element
+        for element in root.iter(etree.Element)
+        if any(by_name[name].get(element) in values for name, values in wanted.items())
+    ]
+    assert walk_elements_with(root, wanted) == elements_with(root, wanted) == with_values
+    assert elements_with(root, {}) == []
     styles, unvoiced = _by_xpath(root, "style"), _by_xpath(root, "aria-hidden")
     expected = Hidden(
         list(_by_xpath(root, "hidden")),
