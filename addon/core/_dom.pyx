@@ -8,32 +8,12 @@ every page (docs/performance.md, "Sixth round"). Walking the nodes here
 makes Python objects only for the elements found and their values.
 """
 
-from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.string cimport strlen
 from lxml.includes cimport tree
 from lxml.includes.etreepublic cimport _Element, elementFactory, import_lxml__etree
 
-from addon.core._libxml cimport is_text, same_name, string_chars
+from addon.core._libxml cimport attribute_value, is_text, named_attribute, same_name, string_chars
 
 import_lxml__etree()
-
-
-cdef str _value(tree.xmlAttr* attr):
-    """Return an attribute's value: its text nodes joined, as XPath's string() gives it."""
-    cdef tree.xmlNode* node = attr.children
-    cdef const char* content
-    if node != NULL and node.next == NULL and is_text(node):  # nearly every value
-        content = <const char*> node.content
-        if content == NULL:
-            return ""
-        # Straight to str: through bytes would copy every value twice.
-        return PyUnicode_DecodeUTF8(content, strlen(content), NULL)
-    pieces = []
-    while node != NULL:
-        if is_text(node):
-            pieces.append(<bytes> node.content)
-        node = node.next
-    return b"".join(pieces).decode("utf-8")
 
 
 cdef inline tree.xmlNode* _next_node(tree.xmlNode* node, tree.xmlNode* top) noexcept nogil:
@@ -48,16 +28,6 @@ cdef inline tree.xmlNode* _next_node(tree.xmlNode* node, tree.xmlNode* top) noex
     return NULL if node == top else node.next
 
 
-cdef tree.xmlAttr* _attribute(tree.xmlNode* node, const char* name) noexcept nogil:
-    """Return an element's attribute of that name and no namespace, or NULL."""
-    cdef tree.xmlAttr* attr = node.properties
-    while attr != NULL:
-        if attr.ns == NULL and same_name(<const char*> attr.name, name):
-            return attr
-        attr = attr.next
-    return NULL
-
-
 def attribute_values(_Element root not None, str name not None):
     """Map each element of root's subtree (root too) that has attribute `name` to its value.
 
@@ -70,9 +40,9 @@ def attribute_values(_Element root not None, str name not None):
     cdef tree.xmlAttr* attr
     while node != NULL:  # depth first
         if node.type == tree.XML_ELEMENT_NODE:
-            attr = _attribute(node, key)
+            attr = named_attribute(node, key)
             if attr != NULL:
-                found[elementFactory(root._doc, node)] = _value(attr)
+                found[elementFactory(root._doc, node)] = attribute_value(attr)
         node = _next_node(node, top)
     return found
 
@@ -93,9 +63,9 @@ def attribute_value_set(_Element root not None, tuple names not None):
     while node != NULL:  # depth first
         if node.type == tree.XML_ELEMENT_NODE:
             for key in keys:
-                attr = _attribute(node, key)
+                attr = named_attribute(node, key)
                 if attr != NULL:
-                    found.add(_value(attr))
+                    found.add(attribute_value(attr))
         node = _next_node(node, top)
     return found
 
@@ -114,8 +84,8 @@ def elements_valued(_Element root not None, tuple names not None, values not Non
     while node != NULL:  # depth first
         if node.type == tree.XML_ELEMENT_NODE:
             for i in range(len(keys)):
-                attr = _attribute(node, <bytes> keys[i])
-                if attr != NULL and _value(attr) in values:
+                attr = named_attribute(node, <bytes> keys[i])
+                if attr != NULL and attribute_value(attr) in values:
                     (<list> found[i]).append(elementFactory(root._doc, node))
         node = _next_node(node, top)
     return list(dict.fromkeys([element for elements in found for element in elements]))
@@ -163,7 +133,7 @@ cdef bint _style_hides(tree.xmlAttr* attr):
     cdef bytes joined
     if node != NULL and node.next == NULL and is_text(node):  # nearly every value
         return node.content != NULL and _holds_display_none(<const unsigned char*> node.content)
-    joined = _value(attr).encode("utf-8")
+    joined = attribute_value(attr).encode("utf-8")
     return _holds_display_none(<const unsigned char*> joined)
 
 
@@ -172,7 +142,7 @@ cdef bint _is_true(tree.xmlAttr* attr):
     cdef tree.xmlNode* node = attr.children
     if node != NULL and node.next == NULL and is_text(node):
         return node.content != NULL and same_name(<const char*> node.content, b"true")
-    return _value(attr) == "true"
+    return attribute_value(attr) == "true"
 
 
 def hidden_elements(_Element root not None):
@@ -220,8 +190,8 @@ def elements_with(_Element root not None, dict wanted not None):
     while node != NULL:  # depth first
         if node.type == tree.XML_ELEMENT_NODE:
             for i in range(len(keys)):
-                attr = _attribute(node, <bytes> keys[i])
-                if attr != NULL and _value(attr) in values[i]:
+                attr = named_attribute(node, <bytes> keys[i])
+                if attr != NULL and attribute_value(attr) in values[i]:
                     found.append(elementFactory(root._doc, node))
                     break
         node = _next_node(node, top)

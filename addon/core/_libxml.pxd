@@ -2,6 +2,7 @@
 """Reading libxml2's nodes as lxml and XPath read them: shared by the compiled modules."""
 
 from cpython.pyport cimport PY_SSIZE_T_MAX
+from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, strlen
 from lxml.includes cimport tree
@@ -75,3 +76,31 @@ cdef inline Py_ssize_t string_chars(tree.xmlNode* top) noexcept nogil:
                 return n
         node = node.next
     return n
+
+
+cdef inline str attribute_value(tree.xmlAttr* attr):
+    """Return an attribute's value: its text nodes joined, as XPath's string() gives it."""
+    cdef tree.xmlNode* node = attr.children
+    cdef const char* content
+    if node != NULL and node.next == NULL and is_text(node):  # nearly every value
+        content = <const char*> node.content
+        if content == NULL:
+            return ""
+        # Straight to str: through bytes would copy every value twice.
+        return PyUnicode_DecodeUTF8(content, strlen(content), NULL)
+    pieces = []
+    while node != NULL:
+        if is_text(node):
+            pieces.append(<bytes> node.content)
+        node = node.next
+    return b"".join(pieces).decode("utf-8")
+
+
+cdef inline tree.xmlAttr* named_attribute(tree.xmlNode* node, const char* name) noexcept nogil:
+    """Return an element's attribute of that name and no namespace, or NULL."""
+    cdef tree.xmlAttr* attr = node.properties
+    while attr != NULL:
+        if attr.ns == NULL and same_name(<const char*> attr.name, name):
+            return attr
+        attr = attr.next
+    return NULL

@@ -18,10 +18,11 @@ improved TF 0.779 / 0.770 (TF-IDF 0.758 / 0.765); first <h1> 0.636 / 0.648, <tit
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -365,7 +366,10 @@ def element_text(element: etree._Element, *, max_nodes: int = 1_000_000) -> str 
             return ""
         text = element.text
         return " ".join(text.split()) if text else ""
-    return _walk_text(element, max_nodes)
+    if _HEADING_TEXT is None:
+        return _walk_text(element, max_nodes)
+    raw = _HEADING_TEXT(element, max_nodes, _PERMALINK_TEXTS)
+    return None if raw is None else " ".join(raw.split())
 
 
 def _walk_text(element: etree._Element, max_nodes: int) -> str | None:
@@ -392,6 +396,19 @@ def _walk_text(element: etree._Element, max_nodes: int) -> str | None:
         append(" " if tag == "br" or tag in BLOCK_TAGS else "")
         append(node.text or "")
     return " ".join("".join(parts).split())
+
+
+def _compiled_text() -> Callable[[etree._Element, int, frozenset[str]], str | None] | None:
+    """Return the compiled twin of `_walk_text` (addon/core/_lines.pyx), if it was built."""
+    # Without a C compiler the walk above runs: the same text, slower.
+    if importlib.util.find_spec("addon.core._lines") is None:
+        return None
+    from addon.core import _lines
+
+    return _lines.heading_text
+
+
+_HEADING_TEXT = _compiled_text()
 
 
 def _is_permalink(anchor: etree._Element) -> bool:
