@@ -692,7 +692,7 @@ def _finish(raws: list[Element], ctx: _Context) -> list[Block]:
     ]
     htmls = _Sanitiser(holder, sources, srcsets_stable).clean([sources[index] for index in kept])
     return [
-        Block(kind=kinds[index], html=html, text=texts[index])
+        Block(kinds[index], html, texts[index])  # positional: keywords cost more
         for index, html in zip(kept, htmls, strict=True)
     ]
 
