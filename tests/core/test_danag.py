@@ -1,5 +1,7 @@
 """DANAg core: diff (Formulas 4.2 and 4.6), regions and Algorithm 1 on hand-computed data."""
 
+import pytest
+
 from addon.core.danag import diff, find_regions, grow, main_region, select_lines, text_positions
 from addon.core.result import Region
 
@@ -67,3 +69,8 @@ def test_select_lines_keeps_the_grown_regions_lines() -> None:
     selection = select_lines(T1, T2, smoothing="4.2", gap=20)
     assert selection.selected == [1, 2, 3, 4]
     assert select_lines([0, 0], [3, 4]).selected == []
+
+
+def test_diff_refuses_t1_and_t2_of_different_lengths() -> None:
+    with pytest.raises(ValueError, match="differ in length"):
+        diff([1, 2], [1])
