@@ -165,19 +165,20 @@ cdef Py_ssize_t _name_at(Py_ssize_t* starts, Py_ssize_t names, Py_ssize_t positi
 
 
 def word_hits(list names not None, dict words not None):
-    """Return the indexes of the ASCII names the words match: `preprocess._word_hits`."""
+    """Map each word that matches some of the ASCII names to their indexes: `preprocess._word_hits`."""
     cdef str joined = " ".join(names).lower()
     cdef Py_ssize_t size, count = len(names), i, start, length
     cdef const char* text = PyUnicode_AsUTF8AndSize(joined, &size)
-    if size != len(joined):  # the offsets below count bytes
-        raise ValueError("word_hits() takes ASCII names only")
     cdef const char* found
     cdef const char* wanted
     cdef unsigned char before, after
     cdef _Parts parts = _Parts(words)
-    cdef set hits = set()
+    cdef dict hits = {}
+    cdef set named
+    if size != len(joined):  # the offsets below count bytes
+        raise ValueError("word_hits() takes ASCII names only")
     _see_pieces(parts, text, size)
-    present = [word.encode("ascii") for word, pieces in words.items() if parts.holds(pieces)]
+    present = [word for word, pieces in words.items() if parts.holds(pieces)]
     if not present:
         return hits
     cdef Py_ssize_t* starts = <Py_ssize_t*> PyMem_Malloc((count + 1) * sizeof(Py_ssize_t))
@@ -189,8 +190,10 @@ def word_hits(list names not None, dict words not None):
             starts[i] = start
             start += len(<str> names[i]) + 1
         for word in present:
-            wanted = <const char*> (<bytes> word)
-            length = len(<bytes> word)
+            encoded = (<str> word).encode("ascii")
+            wanted = <const char*> (<bytes> encoded)
+            length = len(<bytes> encoded)
+            named = set()
             start = 0
             while start + length <= size:
                 found = <const char*> memchr(text + start, wanted[0], size - length + 1 - start)
@@ -201,8 +204,10 @@ def word_hits(list names not None, dict words not None):
                     before = text[start - 1] if start else 32
                     after = text[start + length] if start + length < size else 32
                     if _bounded(before, after):
-                        hits.add(_name_at(starts, count, start))
+                        named.add(_name_at(starts, count, start))
                 start += 1
+            if named:
+                hits[word] = named
     finally:
         PyMem_Free(starts)
     return hits

@@ -27,13 +27,15 @@ from addon.core.lines import Line, build_lines
 from addon.core.metadata import PageMeta, declares_discussion, read_metadata
 from addon.core.params import ALGORITHMS, DanagParams, ExtendParams, ExtractParams, params_for
 from addon.core.preprocess import (
+    PageNames,
+    all_furniture_words,
     boilerplate_pattern,
     drop_chrome,
     drop_named_furniture,
     drop_non_content,
     join_words,
-    naming_values,
     opens_discussion,
+    page_names,
     parse,
 )
 from addon.core.readerable import content_share, is_readerable
@@ -129,8 +131,10 @@ def _extract_tree(
     if params.extend.drop_chrome:
         drop_chrome(root, max_share=params.extend.chrome_max_share)
     extend = params.extend
-    values = naming_values(root)  # read by both: the tree does not change between them
-    words = furniture_words(root, extend, values)
+    # Read once for both steps (the tree does not change between them), with every
+    # class/id word either may ask about.
+    names = page_names(root, all_furniture_words(extend))
+    words = furniture_words(root, extend, names)
     banners = drop_named_furniture(
         root,
         words,
@@ -140,7 +144,7 @@ def _extract_tree(
         footer_max_share=extend.footer_max_share,
         review_max_sections=extend.review_max_sections,
         consent_words=extend.consent_words,
-        values=values,
+        names=names,
     )
     if why := banner_only(root, banners, min_rest=extend.consent_min_rest):
         return Skip(why)
@@ -188,7 +192,7 @@ def banner_only(root: etree._Element, banner_chars: int, *, min_rest: int) -> st
 
 
 def furniture_words(
-    root: etree._Element, params: ExtendParams, values: set[str] | None = None
+    root: etree._Element, params: ExtendParams, names: PageNames | None = None
 ) -> str:
     """Return the class/id words of the page's furniture: with its comments unless a discussion."""
     words, comments = params.boilerplate_words, params.comment_words
@@ -197,7 +201,7 @@ def furniture_words(
         boilerplate_pattern(comments),
         max_lead=params.discussion_max_lead,
         min_post_chars=params.discussion_min_post_chars,
-        values=values,
+        names=names,
     ):
         return words
     return join_words(words, comments)

@@ -470,24 +470,23 @@ def drop_named_furniture(
     footer_max_share: float,
     review_max_sections: int,
     consent_words: str = "",
-    values: set[str] | None = None,
+    names: PageNames | None = None,
 ) -> int:
     """Remove elements named as furniture, footer, reviews or consent; return the consent's text.
 
-    `values` are the page's distinct class and id values (`naming_values`), when
-    the caller has them.
+    `names` are the page's class and id values (`page_names`), when the caller has them.
     """
     # One pass over the class and id values finds all four; an element named only
     # after the footer gets the smaller share, as a wrapper named after the
     # footer below it ("page1-footer") may hold the whole page.
     # The distinct values only: their elements are looked up once a value matches.
-    values = naming_values(root) if values is None else values
-    held = drop_consent(root, values, consent_words) if consent_words else 0
-    names = join_words(words, footer_words, review_words)
-    if not names:
+    names = page_names(root) if names is None else names
+    held = drop_consent(root, names.values, consent_words) if consent_words else 0
+    marking = join_words(words, footer_words, review_words)
+    if not marking:
         return held
     furniture, footers, reviews = _sort_marked(
-        _marked(root, boilerplate_pattern(names), values), words, review_words
+        _marked(root, boilerplate_pattern(marking), names), words, review_words, names
     )
     drop_unless_main(furniture, root, max_share=max_share)
     drop_unless_main(footers, root, max_share=footer_max_share)
@@ -496,9 +495,46 @@ def drop_named_furniture(
     return held
 
 
-def naming_values(root: etree._Element) -> set[str]:
-    """Return the distinct class and id values under root (root too)."""
-    return attribute_value_set(root, _NAMING)
+@dataclass(frozen=True, slots=True)
+class PageNames:
+    """A page's distinct class and id values, and the values each of some plain words names.
+
+    Read once for the furniture steps (`page_names`): one pass over the values finds
+    every word's hits, whichever step's pattern asks for them.
+    """
+
+    values: set[str]
+    plain: list[str]  # the ASCII values, which `hits` numbers
+    others: list[str]  # the rest, which a pattern searches one by one
+    words: SpelledWords  # the words searched
+    hits: dict[str, set[int]]  # each searched word that names some values -> their numbers
+
+    def named(self, pattern: re.Pattern[str]) -> set[str] | None:
+        """Return the values a pattern of plain words matches; None for any other pattern."""
+        spelled = _spelled_out(pattern)
+        if spelled is None:
+            return None
+        if not self.words.keys() >= spelled.keys():  # words not searched: search them now
+            return _matching_values(self.values, pattern, spelled)
+        found = {value for value in self.others if pattern.search(value)}
+        plain, hits = self.plain, self.hits
+        for word in spelled.keys() & hits.keys():
+            found.update([plain[index] for index in hits[word]])
+        return found
+
+
+def page_names(root: etree._Element, words: str = "") -> PageNames:
+    """Read the distinct class and id values under root (root too); find where `words` name them.
+
+    `words` are class/id words for `boilerplate_pattern`, all the furniture steps may ask about.
+    """
+    values = attribute_value_set(root, _NAMING)
+    plain = [value for value in values if value.isascii()]
+    others = [value for value in values if not value.isascii()] if len(plain) < len(values) else []
+    spelled = _spelled_out(boilerplate_pattern(words)) if words else None
+    if spelled is None:
+        return PageNames(values, plain, others, {}, {})
+    return PageNames(values, plain, others, spelled, _WORD_HITS(plain, spelled))
 
 
 def drop_consent(root: etree._Element, values: set[str], words: str) -> int:
@@ -552,13 +588,16 @@ def consent_name(value: str) -> str:
 
 
 def _sort_marked(
-    marked: list[etree._Element], words: str, review_words: str
+    marked: list[etree._Element], words: str, review_words: str, page: PageNames | None = None
 ) -> tuple[list[etree._Element], list[etree._Element], list[etree._Element]]:
-    """Split the named elements into furniture, footers and reviews, in that precedence."""
+    """Split the named elements into furniture, footers and reviews, in that precedence.
+
+    `page` holds the page's class and id values (those of `marked` among them).
+    """
     names = [(element.get("class"), element.get("id")) for element in marked]
     values = {value for pair in names for value in pair if value}
-    furniture_names = _Naming.of(words, values) if words else None
-    review_names = _Naming.of(review_words, values) if review_words else None
+    furniture_names = _Naming.of(words, values, page) if words else None
+    review_names = _Naming.of(review_words, values, page) if review_words else None
     furniture: list[etree._Element] = []
     footers: list[etree._Element] = []
     reviews: list[etree._Element] = []
@@ -580,13 +619,15 @@ class _Naming:
     matched: set[str] | None  # among the values asked about; None: search each element
 
     @classmethod
-    def of(cls, words: str, values: set[str]) -> _Naming:
-        """Compile the words' pattern and match the values once, if it is one of plain words."""
-        return cls.of_pattern(boilerplate_pattern(words), values)
+    def of(cls, words: str, values: set[str], page: PageNames | None = None) -> _Naming:
+        """Compile the words' pattern and match the values once, if it is one of plain words.
 
-    @classmethod
-    def of_pattern(cls, pattern: re.Pattern[str], values: set[str]) -> _Naming:
-        """Match the values against a pattern once, if it is one of plain words."""
+        `page`, when given, holds the page's values, `values` among them.
+        """
+        pattern = boilerplate_pattern(words)
+        if page is not None:
+            named = page.named(pattern)
+            return cls(pattern, None if named is None else named & values)
         spelled = _spelled_out(pattern)
         matched = None if spelled is None else _matching_values(values, pattern, spelled)
         return cls(pattern, matched)
@@ -620,15 +661,19 @@ def review_sections(
 
 
 def _marked(
-    root: etree._Element, pattern: re.Pattern[str], values: set[str]
+    root: etree._Element, pattern: re.Pattern[str], names: PageNames
 ) -> list[etree._Element]:
-    """Return the elements whose class or id (of the distinct `values`) matches the pattern."""
-    words = _spelled_out(pattern)
+    """Return the elements whose class or id (of the page's `names`) matches the pattern."""
     if pattern.search(" "):
         # Even an element with neither attribute would match: test them all.
         return [element for element in root.iter(etree.Element) if _named(element, pattern)]
-    if words is not None:
-        return _named_by_words(root, pattern, values, words)
+    named = names.named(pattern)
+    if named is not None:
+        # The words hold no space, so the pattern matches "class id" exactly when it
+        # matches the class or the id alone: each distinct value is matched once
+        # (class lists repeat across a page), and only the matching values' elements
+        # are fetched.
+        return _owners_of(root, named)
     classes, ids = attribute_values(root, "class"), attribute_values(root, "id")
     return _named_furniture(classes, ids, pattern)
 
@@ -637,16 +682,6 @@ def _named(element: etree._Element, pattern: re.Pattern[str]) -> bool:
     """Tell whether an element's "class id" names match the pattern."""
     names = f"{element.get('class', '')} {element.get('id', '')}"
     return element.tag not in _NOT_FURNITURE and pattern.search(names) is not None
-
-
-def _named_by_words(
-    root: etree._Element, pattern: re.Pattern[str], values: set[str], words: SpelledWords
-) -> list[etree._Element]:
-    """Return the elements whose class or id matches a pattern of plain words."""
-    # The words hold no space, so the pattern matches "class id" exactly when it
-    # matches the class or the id alone: match each distinct value once (class
-    # lists repeat across a page), and fetch only the matching values' elements.
-    return _owners_of(root, _matching_values(values, pattern, words))
 
 
 def _owners_of(root: etree._Element, values: set[str]) -> list[etree._Element]:
@@ -682,7 +717,8 @@ def _matching_values(values: set[str], pattern: re.Pattern[str], words: SpelledW
     """Return the values that a pattern of the plain `words` matches."""
     plain = [value for value in values if value.isascii()]
     found = {value for value in values if not value.isascii() and pattern.search(value)}
-    return found | {plain[index] for index in _WORD_HITS(plain, words)}
+    hits = _WORD_HITS(plain, words)
+    return found | {plain[index] for indexes in hits.values() for index in indexes}
 
 
 # How boilerplate_pattern() wraps its words.
@@ -750,8 +786,18 @@ def _spell_out_variants() -> dict[str, SpelledWords]:
     return found
 
 
+def all_furniture_words(extend: ExtendParams) -> str:
+    """Return every class/id word the furniture steps may ask about, for `page_names`."""
+    return join_words(
+        extend.boilerplate_words, extend.comment_words, extend.footer_words, extend.review_words
+    )
+
+
 def furniture_word_lists(extend: ExtendParams) -> Iterator[str]:
-    """Yield the class/id word lists the furniture steps compile: to find, then to sort."""
+    """Yield the class/id word lists the furniture steps compile: all (for `page_names`),
+    to find, then to sort."""
+    if every := all_furniture_words(extend):
+        yield every
     # With and without the comment words (furniture_words in extract.py).
     for words in (
         extend.boilerplate_words,
@@ -774,8 +820,9 @@ def _spellings(word: str) -> list[str]:
     return spellings
 
 
-def _word_hits(names: list[str], words: SpelledWords) -> set[int]:
-    """Return the indexes of the ASCII names the words match, as their pattern would."""
+def _word_hits(names: list[str], words: SpelledWords) -> dict[str, set[int]]:
+    """Map each word that matches some of the ASCII names, as its pattern would, to their
+    indexes."""
     # The pattern tries its many case-insensitive words at every space, - and _
     # of every name. Substring searches over all names at once are far faster;
     # the names cut at every - and _ show which words need searching at all.
@@ -783,7 +830,12 @@ def _word_hits(names: list[str], words: SpelledWords) -> set[int]:
     pieces = set(text.replace("-", " ").replace("_", " ").split())
     present = [word for word, parts in words.items() if pieces.issuperset(parts)]
     starts = [*accumulate((len(named) + 1 for named in names), initial=0)]
-    return {bisect_right(starts, start) - 1 for start in _bounded(text, present)}
+    hits: dict[str, set[int]] = {}
+    for word in present:
+        found = {bisect_right(starts, start) - 1 for start in _bounded(text, word)}
+        if found:
+            hits[word] = found
+    return hits
 
 
 def _pieces(word: str) -> list[str]:
@@ -791,17 +843,16 @@ def _pieces(word: str) -> list[str]:
     return word.replace("-", " ").replace("_", " ").split() if not word.isalnum() else [word]
 
 
-def _bounded(text: str, words: list[str]) -> Iterator[int]:
-    """Yield where the words occur as the pattern wants them, in lowercase ASCII text."""
-    for word in words:
-        start = text.find(word)
-        while start >= 0:
-            end = start + len(word)
-            before = text[start - 1] if start else " "
-            after = text[end] if end < len(text) else " "
-            if _word_bounds(before, after):
-                yield start
-            start = text.find(word, start + 1)
+def _bounded(text: str, word: str) -> Iterator[int]:
+    """Yield where a word occurs as the pattern wants it, in lowercase ASCII text."""
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if _word_bounds(before, after):
+            yield start
+        start = text.find(word, start + 1)
 
 
 def _word_bounds(before: str, after: str) -> bool:
@@ -826,12 +877,11 @@ def opens_discussion(
     *,
     max_lead: int,
     min_post_chars: int = 100,
-    values: set[str] | None = None,
+    names: PageNames | None = None,
 ) -> bool:
     """Tell whether comment-marked posts follow the page's first <h1> with little text between.
 
-    `values` are the page's distinct class and id values (`naming_values`), when
-    the caller has them.
+    `names` are the page's class and id values (`page_names`), when the caller has them.
     """
     # A forum thread marks its first post as a comment too: the posts are the
     # page. Under an article the article's text stands between headline and comments.
@@ -840,16 +890,15 @@ def opens_discussion(
         return False
     # The walk may leave root's subtree for the rest of its document, which the
     # values would not cover.
-    whole = values is not None and root.getparent() is None
-    naming = _Naming.of_pattern(pattern, values) if whole and values is not None else None
-    if naming is not None and naming.matched is not None and not naming.matched:
+    matched = names.named(pattern) if names is not None and root.getparent() is None else None
+    if matched is not None and not matched:
         return False  # no class or id on the page names a comment (most pages)
     lead = 0
     for element in _following(headline):
-        names = element.get("class"), element.get("id")
+        pair = element.get("class"), element.get("id")
         if (
-            (names[0] or names[1])
-            and _comment_named(element, names, pattern, naming)
+            (pair[0] or pair[1])
+            and _comment_named(pair, pattern, matched)
             and _holds_text(element, min_post_chars)
         ):
             return True
@@ -860,16 +909,13 @@ def opens_discussion(
 
 
 def _comment_named(
-    element: etree._Element,
-    names: tuple[str | None, str | None],
-    pattern: re.Pattern[str],
-    naming: _Naming | None,
+    pair: tuple[str | None, str | None], pattern: re.Pattern[str], matched: set[str] | None
 ) -> bool:
-    """Tell whether an element's class or id (`names`) matches the comment pattern."""
-    if naming is None or naming.matched is None:
-        return pattern.search(f"{names[0] or ''} {names[1] or ''}") is not None
+    """Tell whether an element's class and id (`pair`) match the comment pattern."""
+    if matched is None:
+        return pattern.search(f"{pair[0] or ''} {pair[1] or ''}") is not None
     # Plain words hold no space: "class id" matches when the class or the id does.
-    return names[0] in naming.matched or names[1] in naming.matched
+    return pair[0] in matched or pair[1] in matched
 
 
 def _holds_text(element: etree._Element, chars: int) -> bool:
@@ -892,7 +938,7 @@ def _following(element: etree._Element) -> Iterator[etree._Element]:
         node = node.getparent()
 
 
-def _compiled_word_hits() -> Callable[[list[str], SpelledWords], set[int]] | None:
+def _compiled_word_hits() -> Callable[[list[str], SpelledWords], dict[str, set[int]]] | None:
     """Return the compiled twin of `_word_hits` (addon/core/_words.pyx), if it was built."""
     # As for the premature end tags: without a C compiler the Python twin runs.
     if importlib.util.find_spec("addon.core._words") is None:

@@ -2,6 +2,7 @@
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 import lxml.html
 import pytest
@@ -39,8 +40,8 @@ from addon.core.preprocess import (
     furniture_word_lists,
     join_words,
     keeps_unvoiced,
-    naming_values,
     opens_discussion,
+    page_names,
     parse,
     review_sections,
     spell_out,
@@ -482,6 +483,25 @@ def test_the_compiled_word_hits_are_the_python_ones(names: list[str], words: str
     assert _words.word_hits(names, plain) == _word_hits(names, plain)
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    names=st.lists(st.text(alphabet=_SETTABLE_NAME_CHARACTERS, max_size=20), max_size=15),
+    searched=_NAME_WORDS,
+    asked=_NAME_WORDS,
+)
+def test_page_names_name_what_the_pattern_matches(
+    names: list[str], searched: str, asked: str
+) -> None:
+    # Whether the words asked about were searched when the names were read or not.
+    root = etree.Element("div")
+    for name in names:
+        etree.SubElement(root, "p", {"class": name})
+    pattern = boilerplate_pattern(asked)
+    page = page_names(root, searched)
+    assert page.values == set(names)
+    assert page.named(pattern) == {name for name in names if pattern.search(name)}
+
+
 def test_the_compiled_word_hits_refuse_names_that_are_not_ascii() -> None:
     from addon.core import _words
 
@@ -650,11 +670,13 @@ def test_a_discussion_opens_with_comments_right_after_the_headline(
     assert opens_discussion(root, pattern, max_lead=300) is discussion
     # With the page's class and id values the walk matches them, not the pattern,
     # and a page none of whose values names a comment is no discussion at once.
-    values = naming_values(root)
-    assert opens_discussion(root, pattern, max_lead=300, values=values) is discussion
-    assert opens_discussion(root, pattern, max_lead=300, values=values - {"comments"}) is (
-        discussion and "comment" in values
-    )
+    names = page_names(root, COMMENT_WORDS)
+    assert opens_discussion(root, pattern, max_lead=300, names=names) is discussion
+    # Words not searched when the names were read are searched when asked for.
+    later = page_names(root, "nav")
+    assert opens_discussion(root, pattern, max_lead=300, names=later) is discussion
+    unnamed = replace(names, values=names.values - {"comments"}, hits={})
+    assert opens_discussion(root, pattern, max_lead=300, names=unnamed) is False
 
 
 def test_values_that_do_not_cover_the_walk_are_not_trusted() -> None:
@@ -666,7 +688,7 @@ def test_values_that_do_not_cover_the_walk_are_not_trusted() -> None:
     main = page.find(".//main")
     assert main is not None
     pattern = boilerplate_pattern(COMMENT_WORDS)
-    assert opens_discussion(main, pattern, max_lead=300, values=naming_values(main))
+    assert opens_discussion(main, pattern, max_lead=300, names=page_names(main, COMMENT_WORDS))
 
 
 def test_a_pattern_not_of_plain_words_is_searched_with_values_too() -> None:
@@ -674,7 +696,7 @@ def test_a_pattern_not_of_plain_words_is_searched_with_values_too() -> None:
         f"<html><body><h1>Topic</h1><div class='talk-back'>{_POST}</div></body></html>"
     )
     pattern = boilerplate_pattern("talk.back")
-    assert opens_discussion(page, pattern, max_lead=300, values=naming_values(page))
+    assert opens_discussion(page, pattern, max_lead=300, names=page_names(page, "talk.back"))
 
 
 def test_a_footer_div_is_dropped_unless_it_holds_the_page() -> None:
