@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
+from collections.abc import Callable
 
 # Right-to-left scripts (thesis §4.4: R2L counts these as content characters): Hebrew,
 # Arabic, Syriac, Thaana, N'Ko, Samaritan, Mandaic and Arabic Extended (U+0590-08FF), the
@@ -27,6 +29,27 @@ RTL_LANGUAGES = frozenset(
 RTL_SCRIPTS = frozenset({"arab", "hebr", "syrc", "thaa", "nkoo", "adlm", "rohg", "mand", "samr"})
 
 
+def has_rtl(text: str) -> bool:
+    """Tell whether the text holds a character of a right-to-left script block."""
+    if _HAS_RTL is not None:
+        return _HAS_RTL(text)
+    return _RTL_CHAR.search(text) is not None
+
+
+def _compiled_has_rtl() -> Callable[[str], bool] | None:
+    """Return the compiled twin of `has_rtl` (addon/core/_words.pyx), if it was built."""
+    # The pattern tests each character in turn; the compiled scan rules out a text of
+    # characters below U+0100 by its storage alone, and reads the others' code points.
+    if importlib.util.find_spec("addon.core._words") is None:
+        return None
+    from addon.core import _words
+
+    return _words.has_rtl
+
+
+_HAS_RTL = _compiled_has_rtl()
+
+
 def is_rtl_char(ch: str) -> bool:
     """Return whether a character belongs to a right-to-left script block."""
     return _RTL_CHAR.match(ch) is not None
@@ -40,7 +63,7 @@ def count_rtl(text: str) -> int:
 
 def rtl_share(text: str) -> float:
     """Return the share of the text's letters that are in right-to-left scripts."""
-    if _RTL_CHAR.search(text) is None:  # most pages: one scan instead of counting letters
+    if not has_rtl(text):  # most pages: one scan instead of counting letters
         return 0.0
     letters = _LETTER.subn("", text)[1]
     if letters == 0:

@@ -6,10 +6,14 @@ from pathlib import Path
 
 import lxml.html
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from addon.core.decode import decode
 from addon.core.direction import (
+    _RTL_CHAR,
     count_rtl,
+    has_rtl,
     is_rtl_char,
     language_direction,
     page_direction,
@@ -134,3 +138,31 @@ def test_arabic_page_is_rtl() -> None:
 def test_english_page_is_ltr() -> None:
     root = _page("windows-1252_meta-http-equiv.html")
     assert page_direction(None, root.get("lang"), root.text_content()) == "ltr"
+
+
+# Each range's edges and neighbours, in every string storage (1, 2 and 4 bytes).
+_EDGES = "".join(
+    chr(code)
+    for edge in (0x0590, 0x08FF, 0xFB1D, 0xFDFF, 0xFE70, 0xFEFE, 0x10800, 0x10FFF, 0x1E800, 0x1EFFF)
+    for code in (edge - 1, edge, edge + 1)
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from(_EDGES) | st.characters(), max_size=12),
+    st.sampled_from(["", "é", "“", "𝒳"]),
+)
+def test_the_compiled_rtl_test_finds_what_the_pattern_finds(text: str, widen: str) -> None:
+    from addon.core import _words
+
+    for each in (text, text + widen, widen + text):
+        assert _words.has_rtl(each) is has_rtl(each) is (_RTL_CHAR.search(each) is not None)
+
+
+def test_the_compiled_rtl_test_knows_each_range_edge() -> None:
+    from addon.core import _words
+
+    for ch in _EDGES:
+        for each in (ch, "a" + ch, "é" + ch, "“" + ch, "𝒳" + ch):
+            assert _words.has_rtl(each) is (_RTL_CHAR.search(each) is not None), hex(ord(ch))
