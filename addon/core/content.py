@@ -14,7 +14,6 @@ import math
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import islice
 from operator import methodcaller
 from urllib.parse import urljoin, urlsplit
 
@@ -239,17 +238,27 @@ def _names_furniture(block: Block, pattern: re.Pattern[str], max_label_words: in
     """Tell whether a heading, or a short label paragraph, names page furniture."""
     if block.kind not in HEADINGS and block.kind != "p":
         return False
-    text = block.text.lower()  # before the words: lowering may split a word in two
     if block.kind != "p":
-        return pattern.fullmatch(" ".join(_TOKEN_RE.findall(text))) is not None
+        # Lowered before the words are cut: lowering may split a word in two.
+        return pattern.fullmatch(" ".join(_TOKEN_RE.findall(block.text.lower()))) is not None
     # Many sites style a furniture title ("Related articles", "Was this page
     # helpful?") as a bold paragraph; a one-word one ("Share", "Tags") is more
-    # often a button inside a post, so a label needs two words or more. A
-    # paragraph's words are read only as far as a label's may run.
-    words = [match.group() for match in islice(_TOKEN_RE.finditer(text), max_label_words + 1)]
+    # often a button inside a post, so a label needs two words or more. Lowering
+    # never joins two words (true of every character, tests/core/test_content.py),
+    # so a paragraph with more words than a label's is ruled out unlowered, by one
+    # match that stops at the word after a label's last.
+    if _words_beyond(max_label_words).match(block.text):
+        return False
+    words = _TOKEN_RE.findall(block.text.lower())[: max_label_words + 1]
     if not 2 <= len(words) <= max_label_words:
         return False
     return pattern.fullmatch(" ".join(words)) is not None
+
+
+def _words_beyond(count: int) -> re.Pattern[str]:
+    """Compile the pattern that matches the start of a text with more than `count` words."""
+    # Possessive: each run of word or other characters is taken whole, never retried.
+    return re.compile(rf"\W*+(?:\w++\W*+){{{count + 1}}}")
 
 
 def drop_repeated_blocks(blocks: Sequence[Block], *, min_chars: int = 20) -> tuple[Block, ...]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gzip
+import re
+import sys
 from pathlib import Path
 
 import lxml.html
@@ -14,9 +16,11 @@ from lxml.html import HtmlElement
 
 from addon.core import content
 from addon.core.content import (
+    _TOKEN_RE,
     ALLOWED_ATTRS,
     ALLOWED_TAGS,
     UrlBase,
+    _names_furniture,
     _nh3_attribute_filter,
     absolute_url,
     build_blocks,
@@ -884,6 +888,49 @@ def test_a_label_paragraph_is_read_as_far_as_a_label_may_run(
     blocks = _text_blocks(_LABEL_AFTER_ARTICLE[0], ("p", label), ("p", "More"))
     kept = cut_furniture_tail(blocks, FURNITURE, min_position=0.4, max_label_words=max_label_words)
     assert kept == (blocks[:1] if cut else blocks)
+
+
+def test_lowering_never_joins_two_words() -> None:
+    # A non-word character (re's \w: str.isalnum() or "_") never lowers to one
+    # holding a word character, and a word character never lowers to none: so a
+    # lowered text has at least as many words as the text, which lets a long
+    # paragraph be ruled out as a label before it is lowered.
+    def word(ch: str) -> bool:
+        return ch.isalnum() or ch == "_"
+
+    for code in range(sys.maxunicode + 1):
+        ch = chr(code)
+        lowered = ch.lower()
+        assert lowered
+        assert any(map(word, lowered)) if word(ch) else not any(map(word, lowered)), hex(code)
+
+
+def _label_by_lowered_words(text: str, pattern: re.Pattern[str], max_label_words: int) -> bool:
+    """Read a paragraph as a label as the furniture cut did before its early way out."""
+    words = _TOKEN_RE.findall(text.lower())[: max_label_words + 1]
+    return 2 <= len(words) <= max_label_words and pattern.fullmatch(" ".join(words)) is not None
+
+
+_LABEL_WORDS = st.sampled_from(
+    ["Related", "articles", "ART\u0130CLES", "\u0130", "_", "x1", "Was", "this", "page", "helpful"]
+)
+_LABEL_GAPS = st.sampled_from([" ", "", "? ", ", ", "-", "\u0307", "  "])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(_LABEL_WORDS, _LABEL_GAPS), max_size=9),
+    st.integers(min_value=0, max_value=7),
+)
+def test_a_label_paragraph_is_read_as_the_lowered_words_read_it(
+    pieces: list[tuple[str, str]], max_label_words: int
+) -> None:
+    text = "".join(word + gap for word, gap in pieces)
+    block = Block("p", f"<p>{text}</p>", text)
+    for pattern in (FURNITURE, re.compile("related articles|was this page helpful|(?:\\w+ ?)+")):
+        assert _names_furniture(block, pattern, max_label_words) is _label_by_lowered_words(
+            text, pattern, max_label_words
+        )
 
 
 def test_cutting_the_tail_of_no_blocks_gives_no_blocks() -> None:
