@@ -177,6 +177,17 @@ def hidden_elements(_Element root not None):
     return flagged, styled, unvoiced
 
 
+cdef bint _has_wanted(tree.xmlNode* node, list keys, list values) except -1:
+    """Tell whether an element has one of the attributes `keys` with one of its `values`."""
+    cdef tree.xmlAttr* attr
+    cdef Py_ssize_t i
+    for i in range(len(keys)):
+        attr = named_attribute(node, <bytes> keys[i])
+        if attr != NULL and attribute_value(attr) in values[i]:
+            return True
+    return False
+
+
 def elements_with(_Element root not None, dict wanted not None):
     """Return the elements of root's subtree (root too) that have one of the attributes
     `wanted` names with one of its values there, in document order: each element once."""
@@ -185,14 +196,8 @@ def elements_with(_Element root not None, dict wanted not None):
     cdef list found = []
     cdef tree.xmlNode* top = root._c_node
     cdef tree.xmlNode* node = top
-    cdef tree.xmlAttr* attr
-    cdef Py_ssize_t i
     while node != NULL:  # depth first
-        if node.type == tree.XML_ELEMENT_NODE:
-            for i in range(len(keys)):
-                attr = named_attribute(node, <bytes> keys[i])
-                if attr != NULL and attribute_value(attr) in values[i]:
-                    found.append(elementFactory(root._doc, node))
-                    break
+        if node.type == tree.XML_ELEMENT_NODE and _has_wanted(node, keys, values):
+            found.append(elementFactory(root._doc, node))
         node = _next_node(node, top)
     return found
