@@ -37,6 +37,7 @@ from addon.core.content import (
     _trim_rules,
     build_blocks,
     is_placeholder,
+    is_plain_block,
     word_count,
 )
 from addon.core.result import Block
@@ -128,6 +129,52 @@ def test_text_written_for_all_blocks_at_once_is_the_text_of_each_marked_tree(
     roots = list(holder)
     expected = [_marked_text(copy.deepcopy(block)) for block in roots]
     assert _block_texts(holder, roots) == expected
+
+
+# Any character lxml stores, and those the serialisers escape, drawn often.
+_ANY_TEXT = st.text(
+    st.characters(codec="utf-8") | st.sampled_from(["\u00a0", "&", "<", ">", "\r", "\n", "\ufdd4"]),
+    min_size=1,
+)
+
+
+def _stored(tag: str, text: str) -> str | None:
+    """Serialise an element holding `text`, or None when lxml refuses the text."""
+    element = etree.Element(tag)
+    try:
+        element.text = text
+    except ValueError:  # control characters XML forbids
+        return None
+    return _serialise(element)
+
+
+@_THOROUGH
+@given(st.sampled_from(["p", "h2", "h6", "h1", "pre", "li"]), _ANY_TEXT)
+def test_a_block_passed_as_plain_is_what_nh3_gives_back(tag: str, text: str) -> None:
+    source = _stored(tag, text)
+    if source is not None and is_plain_block(source):
+        assert _PLAIN_CLEANER.clean(source) == source
+
+
+@pytest.mark.parametrize(
+    ("source", "plain"),
+    [
+        ("<p>a b\nc</p>", True),
+        ("<h2>Title</h2>", True),
+        ("<h6>x</h6>", True),
+        ("<p>a\u00a0b</p>", False),  # nh3 writes &nbsp;
+        ("<p>a &amp; b &lt; c &gt; d</p>", True),
+        ("<p>a&#13;b</p>", False),  # nh3 writes the carriage return itself
+        ("<h1>x</h1>", False),  # not an allowed tag: nh3 drops it
+        ("<pre>x</pre>", False),
+        ('<p lang="en">x</p>', False),
+        ("<p>a<br>b</p>", False),
+        ("<p>x</h2>", False),
+        ("<p>x", False),
+    ],
+)
+def test_plain_blocks_are_told_from_the_rest(source: str, plain: bool) -> None:
+    assert is_plain_block(source) is plain
 
 
 def test_an_empty_list_item_keeps_its_block_out_of_the_joint_call() -> None:
