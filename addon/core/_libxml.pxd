@@ -7,9 +7,6 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, strlen
 from lxml.includes cimport tree
 
-cdef extern from *:
-    int popcount64 "__builtin_popcountll" (unsigned long long) nogil
-
 
 cdef inline bint same_name(const char* a, const char* b) noexcept nogil:
     """Tell whether two NUL-terminated names are equal: strcmp inline, for short names."""
@@ -44,10 +41,13 @@ cdef inline Py_ssize_t utf8_length(const unsigned char* s) noexcept nogil:
     cdef Py_ssize_t continuations = 0
     cdef uint64_t word
     # Eight bytes at a time: a continuation byte is 10xxxxxx, its top bit set
-    # and the next one clear.
+    # and the next one clear. Shifted down, each such byte holds a 1; the
+    # multiplication sums the eight bytes into the top one (at most 8). The
+    # compiler's popcount is a library call without a CPU flag for it.
     while i + 8 <= size:
         memcpy(&word, s + i, 8)
-        continuations += popcount64(word & ~(word << 1) & 0x8080808080808080ULL)
+        word = (word & ~(word << 1) & 0x8080808080808080ULL) >> 7
+        continuations += <Py_ssize_t> ((word * 0x0101010101010101ULL) >> 56)
         i += 8
     while i < size:
         continuations += (s[i] & 0xC0) == 0x80
