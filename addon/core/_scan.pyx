@@ -6,11 +6,20 @@ Every page's bytes are searched for `</body>` and `</html>` before parsing
 this loop looks at the byte after each "<" first and costs a fraction of it
 (docs/performance.md, "Eighth round"). The tests compare both on the golden
 pages and on random bytes. `is_utf8` tells valid UTF-8 without decoding it;
-`link_text_bounds` bounds a reader view's link density without parsing it.
+`link_text_bounds` bounds a reader view's link density without parsing it;
+`closes_alike` and `holds_data_url` tell in one pass each what the sanitiser's
+string scans tell (`content._closes_alike`, `content.holds_data_url`).
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
-from libc.stdint cimport uint64_t
+from cpython.unicode cimport (
+    Py_UNICODE_ISSPACE,
+    PyUnicode_1BYTE_KIND,
+    PyUnicode_2BYTE_KIND,
+    PyUnicode_DATA,
+    PyUnicode_KIND,
+)
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memchr, memcpy
 
 
@@ -226,3 +235,101 @@ def link_text_bounds(str html not None):
         if links:
             linked += run
     return text, slack, linked
+
+
+
+ctypedef fused unit_t:
+    uint8_t
+    uint16_t
+    uint32_t
+
+
+cdef inline bint _at(const unit_t* s, Py_ssize_t i, Py_ssize_t n, const char* word) noexcept nogil:
+    """Tell whether the NUL-terminated ASCII `word` stands in the code units at i."""
+    cdef Py_ssize_t k = 0
+    while word[k] != 0:
+        if i + k >= n or s[i + k] != <unsigned char> word[k]:
+            return False
+        k += 1
+    return True
+
+
+cdef inline bint _table_part(const unit_t* s, Py_ssize_t i, Py_ssize_t n) noexcept:
+    """Tell whether a table part's start tag (`content._TABLE_PART_RE`) stands at the "<" at i."""
+    cdef Py_ssize_t end
+    if _at(s, i + 1, n, b"table"):
+        end = i + 6
+    elif _at(s, i + 1, n, b"caption"):
+        end = i + 8
+    elif i + 2 < n and s[i + 1] == b"t" and (s[i + 2] == b"d" or s[i + 2] == b"h" or s[i + 2] == b"r"):
+        end = i + 3
+    else:
+        return False
+    # The pattern's [\s/>]: \s is what str.isspace() calls space, as in re.
+    return end < n and (s[end] == b"/" or s[end] == b">" or Py_UNICODE_ISSPACE(s[end]))
+
+
+cdef bint _closes(const unit_t* s, Py_ssize_t n) noexcept:
+    """Count the tags of markup in its code units; see `closes_alike`."""
+    cdef Py_ssize_t i
+    cdef Py_ssize_t tags = 0
+    cdef Py_ssize_t ends = 0
+    cdef Py_ssize_t voids = 0
+    for i in range(n):
+        if s[i] != b"<":
+            continue
+        tags += 1
+        if i + 1 < n and s[i + 1] == b"/":
+            ends += 1
+        elif _at(s, i + 1, n, b"br") or _at(s, i + 1, n, b"hr") or _at(s, i + 1, n, b"img"):
+            voids += 1
+        elif _table_part(s, i, n):
+            return False
+    return tags - ends - voids == ends
+
+
+def closes_alike(str source not None):
+    """Tell whether serialised markup has no table part and ends every element it starts.
+
+    The twin of `content._closes_alike`, in one pass: "<" starts a tag and
+    nothing else (lxml escapes it in text and values); br, hr and img have no end tag.
+    """
+    cdef Py_ssize_t n = len(source)
+    cdef int kind = PyUnicode_KIND(source)
+    cdef void* data = PyUnicode_DATA(source)
+    if kind == PyUnicode_1BYTE_KIND:
+        return _closes(<const uint8_t*> data, n)
+    if kind == PyUnicode_2BYTE_KIND:
+        return _closes(<const uint16_t*> data, n)
+    return _closes(<const uint32_t*> data, n)
+
+
+cdef inline bint _fold_is(unit_t c, unsigned char lower) noexcept nogil:
+    """Tell whether a code unit is the ASCII letter `lower` in either case."""
+    return c == lower or c == lower - 32
+
+
+cdef bint _data_url(const unit_t* s, Py_ssize_t n) noexcept nogil:
+    """Find "data:" in any case in the code units; see `holds_data_url`."""
+    cdef Py_ssize_t i
+    for i in range(4, n):
+        if (
+            s[i] == b":" and _fold_is(s[i - 1], c'a') and _fold_is(s[i - 2], c't')
+            and _fold_is(s[i - 3], c'a') and _fold_is(s[i - 4], c'd')
+        ):
+            return True
+    return False
+
+
+def holds_data_url(str markup not None):
+    """Tell whether markup holds "data:" in any case: the twin of `content.holds_data_url`."""
+    # Lowering changes no other character into one of "data:" (checked for every
+    # code point in the tests), so an ASCII fold finds what str.lower() would.
+    cdef Py_ssize_t n = len(markup)
+    cdef int kind = PyUnicode_KIND(markup)
+    cdef void* data = PyUnicode_DATA(markup)
+    if kind == PyUnicode_1BYTE_KIND:
+        return _data_url(<const uint8_t*> data, n)
+    if kind == PyUnicode_2BYTE_KIND:
+        return _data_url(<const uint16_t*> data, n)
+    return _data_url(<const uint32_t*> data, n)

@@ -716,13 +716,10 @@ class _Sanitiser:
         # lxml wrote: srcset is not URL-escaped, and its escapes decode back.
         self.srcsets_stable = srcsets_stable
         markup = "".join(sources)
-        self.data_urls = _may_hold_data_url(markup) and "data:" in markup.lower()
+        self.data_urls = _holds_data_url(markup)
         # Each block has at most as many end tags as it starts elements with one, so
         # when all of them together have as many, so does each block.
-        voids = sum(1 for _ in holder.iter("br", "hr", "img"))  # one start tag each
-        self.all_close = _TABLE_PART_RE.search(markup) is None and (
-            markup.count("<") - 2 * markup.count("</") == voids
-        )
+        self.all_close = _blocks_close_alike(markup)
 
     def clean(self, sources: list[str]) -> list[str]:
         """Return the blocks' sanitised HTML, most of them from one nh3 call."""
@@ -738,7 +735,7 @@ class _Sanitiser:
             for index, source in enumerate(sources)
             if htmls[index] is None
             and not self._filtered(source)
-            and (self.all_close or _closes_alike(source))
+            and (self.all_close or _blocks_close_alike(source))
         ]
         if len(joint) > 1:
             markup = _BLOCK_SEPARATOR.join(sources[index] for index in joint)
@@ -760,7 +757,7 @@ class _Sanitiser:
         """Tell whether nh3's attribute filter may change a value in this block."""
         # The filter's Python calls, one per attribute, cost more than nh3's own
         # work on a block; without it nh3 keeps every value as it is.
-        return (self.data_urls and _may_hold_data_url(source) and "data:" in source.lower()) or (
+        return (self.data_urls and _holds_data_url(source)) or (
             not self.srcsets_stable and "srcset" in source
         )
 
@@ -777,6 +774,11 @@ def is_plain_block(source: str) -> bool:
     return end is not None and source.endswith(end)
 
 
+def holds_data_url(markup: str) -> bool:
+    """Tell whether markup holds "data:" in any case."""
+    return _may_hold_data_url(markup) and "data:" in markup.lower()
+
+
 def _may_hold_data_url(markup: str) -> bool:
     """Tell whether markup may hold "data:" in some case, without lowercasing it (slow)."""
     # Two scans for the last letter and colon: fewer than for the last two in all cases.
@@ -787,10 +789,26 @@ def _closes_alike(source: str) -> bool:
     """Tell whether a serialised block has no table part and ends every element it starts."""
     if _TABLE_PART_RE.search(source) is not None:
         return False
-    # "<" starts a tag and nothing else: lxml escapes it in text and values.
+    # "<" starts a tag and nothing else: lxml escapes it in text and values. No
+    # tag the rebuild keeps but br, hr and img starts with their names.
     ends = source.count("</")
     voids = source.count("<br") + source.count("<img") + source.count("<hr")
     return source.count("<") - ends - voids == ends
+
+
+def _compiled_markup_scans() -> tuple[Callable[[str], bool], Callable[[str], bool]] | None:
+    """Return the compiled twins of `_closes_alike` and `holds_data_url` (_scan.pyx), if built."""
+    # Each string scan above is a pass over the markup, a slow one once the text
+    # holds a character beyond Latin-1 (a curly quote): six passes, 0.1 ms a
+    # page, against two in C. A module that does not load is an error.
+    if importlib.util.find_spec("addon.core._scan") is None:
+        return None
+    from addon.core import _scan
+
+    return _scan.closes_alike, _scan.holds_data_url
+
+
+_blocks_close_alike, _holds_data_url = _compiled_markup_scans() or (_closes_alike, holds_data_url)
 
 
 def name_or_unwrap(holder: Element) -> None:

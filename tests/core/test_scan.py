@@ -185,3 +185,55 @@ def test_links_within_is_the_parsed_density_check(limit: float) -> None:
     for html in _golden_blocks():
         blocks = [Block(kind="p", html=html, text="")]
         assert links_within(blocks, limit) == (link_density(blocks) <= limit)
+
+
+# Pieces of serialised markup: tags the sanitiser's scans count, names that start
+# alike, the spaces of the table-part pattern, and text of all three string widths.
+MARKUP_PIECES = [
+    "<", "</", "<br", "<hr", "<img", "<b", "<h2", "<i", "<table", "<caption", "<capt",
+    "<td", "<th", "<tr", "<t", "<tab", "/", ">", " ", "\t", "\x0b", "\x1c", "\x85", "\xa0",
+    "\u2003", "\u3000", "x", "é", "\u201c", "\U0001f600", "data:", "DaTa:", "ata:", "dat",
+    "a:", "A:", "d", "\u0130", "\u212a",
+]  # fmt: skip
+MARKUP = st.lists(st.sampled_from(MARKUP_PIECES), max_size=30).map("".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(MARKUP)
+def test_the_compiled_markup_scans_are_twins_of_the_string_scans(markup: str) -> None:
+    from addon.core import _scan
+
+    assert _scan.closes_alike(markup) == content._closes_alike(markup)
+    assert _scan.holds_data_url(markup) == content.holds_data_url(markup)
+
+
+@pytest.mark.parametrize(
+    ("markup", "closes", "data"),
+    [
+        ("<p>a<br>b<img src=x><hr></p>", True, False),
+        ("<p><b>a</b>", False, False),
+        ("<table><tr><td>x</td></tr></table>", False, False),
+        ("<p><td\u3000>x</td></p>", False, False),  # a Unicode space ends the name
+        ("<p><tdx>x</tdx></p>", True, False),
+        ("<p>\U0001f600 DATA: x</p>", True, True),
+        ("<p>\u201cdaTa:\u201d</p>", True, True),
+        ("<p>dat a: \u0130</p>", True, False),
+    ],
+)
+def test_markup_scans_on_examples(markup: str, closes: bool, data: bool) -> None:
+    from addon.core import _scan
+
+    assert (_scan.closes_alike(markup), content._closes_alike(markup)) == (closes, closes)
+    assert (_scan.holds_data_url(markup), content.holds_data_url(markup)) == (data, data)
+
+
+def test_lowering_makes_no_other_character_one_of_data_colon() -> None:
+    # What lets the compiled scan fold ASCII letters only.
+    assert not [cp for cp in range(128, 0x110000) if set(chr(cp).lower()) & set("dat:")]
+
+
+def test_the_sanitiser_uses_the_compiled_markup_scans() -> None:
+    from addon.core import _scan
+
+    assert content._blocks_close_alike is _scan.closes_alike
+    assert content._holds_data_url is _scan.holds_data_url
