@@ -16,3 +16,6 @@ def hidden_elements(
 def elements_with(
     root: etree._Element, wanted: dict[str, Collection[str]]
 ) -> list[etree._Element]: ...
+def elements_holding(
+    root: etree._Element, tag: str, name: str, word: str
+) -> list[etree._Element]: ...

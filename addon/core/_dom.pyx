@@ -201,3 +201,46 @@ def elements_with(_Element root not None, dict wanted not None):
             found.append(elementFactory(root._doc, node))
         node = _next_node(node, top)
     return found
+
+
+cdef bint _holds_word(const unsigned char* value, const unsigned char* word) noexcept nogil:
+    """Tell whether NUL-terminated UTF-8 holds the lowercase ASCII word, its letters in any case."""
+    # Only ASCII letters compare: a UTF-8 sequence of another character holds no ASCII byte.
+    cdef Py_ssize_t k
+    while value[0] != 0:
+        k = 0
+        while word[k] != 0 and (value[k] == word[k] or value[k] == word[k] - 32):
+            k += 1
+        if word[k] == 0:
+            return True
+        value += 1
+    return False
+
+
+def elements_holding(_Element root not None, str tag not None, str name not None, str word not None):
+    """Return the elements `tag` under root (root too) whose attribute `name` holds `word`
+    (lowercase ASCII letters) in any case, in document order: the twin of
+    `dom.walk_elements_holding`, with no proxy made for the other elements.
+    """
+    cdef bytes tag_key = tag.encode("utf-8")
+    cdef bytes key = name.encode("utf-8")
+    cdef bytes wanted = word.encode("ascii")
+    cdef list found = []
+    cdef tree.xmlNode* top = root._c_node
+    cdef tree.xmlNode* node = top
+    cdef tree.xmlAttr* attr
+    cdef tree.xmlNode* text
+    cdef bint holds
+    while node != NULL:  # depth first
+        if node.type == tree.XML_ELEMENT_NODE and node.ns == NULL and same_name(<const char*> node.name, tag_key):
+            attr = named_attribute(node, key)
+            if attr != NULL:
+                text = attr.children
+                if text != NULL and text.next == NULL and is_text(text):  # nearly every value
+                    holds = text.content != NULL and _holds_word(text.content, wanted)
+                else:
+                    holds = _holds_word(attribute_value(attr).encode("utf-8"), wanted)
+                if holds:
+                    found.append(elementFactory(root._doc, node))
+        node = _next_node(node, top)
+    return found

@@ -48,6 +48,16 @@ def attribute_value_set(root: etree._Element, names: tuple[str, ...]) -> set[str
     return {value for name in names for value in walk_attribute_values(root, name).values()}
 
 
+def elements_holding(root: etree._Element, tag: str, name: str, word: str) -> list[etree._Element]:
+    """Return the `tag` elements under root (root too) whose attribute `name` holds `word`.
+
+    `word` is lowercase ASCII letters, found in any case; in document order.
+    """
+    if _COMPILED is not None:
+        return _COMPILED.elements_holding(root, tag, name, word)
+    return walk_elements_holding(root, tag, name, word)
+
+
 def elements_valued(
     root: etree._Element, names: tuple[str, ...], values: Collection[str]
 ) -> list[etree._Element]:
@@ -131,6 +141,19 @@ def walk_attribute_values(root: etree._Element, name: str) -> dict[etree._Elemen
     }
 
 
+def walk_elements_holding(
+    root: etree._Element, tag: str, name: str, word: str
+) -> list[etree._Element]:
+    """Find the elements as `elements_holding` does, walking lxml's elements (the reference)."""
+    # Only the word's own capitals are lowered: other characters never match it.
+    fold = str.maketrans(word.upper(), word)
+    return [
+        element
+        for element, value in walk_attribute_values(root, name).items()
+        if element.tag == tag and word in value.translate(fold)
+    ]
+
+
 @dataclass(frozen=True, slots=True)
 class _Compiled:
     """The compiled twins of the queries above (addon/core/_dom.pyx)."""
@@ -147,6 +170,7 @@ class _Compiled:
     hidden_elements: Callable[
         [etree._Element], tuple[list[etree._Element], list[etree._Element], list[etree._Element]]
     ]
+    elements_holding: Callable[[etree._Element, str, str, str], list[etree._Element]]
 
 
 def _compiled() -> _Compiled | None:
@@ -165,6 +189,7 @@ def _compiled() -> _Compiled | None:
         _dom.elements_valued,
         _dom.elements_with,
         _dom.hidden_elements,
+        _dom.elements_holding,
     )
 
 

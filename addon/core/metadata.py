@@ -17,7 +17,7 @@ from typing import Any, cast
 
 from lxml import etree
 
-from addon.core.dom import attribute_values, text_content
+from addon.core.dom import attribute_values, elements_holding, text_content
 
 JsonObject = dict[str, object]
 
@@ -72,10 +72,6 @@ _IRI_SEPARATORS = re.compile(r"[/#:]")
 
 # The elements read_metadata() reads, found in one walk over the tree.
 _READ_TAGS = ("meta", "script", "title", "base", "time")
-# The attributes the byline and date fallbacks read: every itemprop, and the rel
-# of links whose rel holds "author" in any case (checked exactly in Python).
-# A link's rel with those capitals lowered, as XPath's translate(., 'AUTHOR', 'author').
-_AUTHOR_FOLD = str.maketrans("AUTHOR", "author")
 # The earlier of two elements in document order.
 _EARLIER = etree.XPath("($a | $b)[1]")
 
@@ -113,11 +109,8 @@ class _Marked:
 
     def author_links(self) -> list[etree._Element]:
         """Return the links whose rel may say author, in document order."""
-        return [
-            element
-            for element, rel in attribute_values(self.root, "rel").items()
-            if element.tag == "a" and "author" in rel.translate(_AUTHOR_FOLD)
-        ]
+        # Only those links get a proxy: most pages' rel values are nofollow and the like.
+        return elements_holding(self.root, "a", "rel", "author")
 
     def earlier(self, first: etree._Element, second: etree._Element) -> etree._Element:
         """Return whichever element comes first in the document."""

@@ -14,6 +14,7 @@ from lxml import etree
 from addon.core.dom import (
     Hidden,
     attribute_value_set,
+    elements_holding,
     elements_valued,
     elements_with,
     hidden_elements,
@@ -22,6 +23,7 @@ from addon.core.dom import (
     text_content,
     text_length,
     walk_attribute_values,
+    walk_elements_holding,
     walk_elements_with,
     walk_hidden_elements,
 )
@@ -140,6 +142,9 @@ FRAGMENTS = [
     "text ", "é", "日本語", "&amp;", "<td class=\"a&quot;b\">", "<table>", "</table>",
     "<hr hidden>", "<i style='Display : NONE'>", "</i>", "<i style='display:nonE;color:red'>",
     "<i style='dİsplay:none'>", "<i aria-hidden=TRUE>", "<i aria-hidden='true' hidden>",
+    "<a rel=author>", "<a rel='AuThOr noopener'>", "<a rel=authors>", "<a rel='autho r'>",
+    "<a rel='auth&#111;r'>", "<a rel='x&amp;AUTHOR'>", "<a rel='äuthor'>", "<link rel=author>",
+    "<A REL=Author>", "<b rel=author>",
 ]  # fmt: skip
 
 
@@ -186,6 +191,15 @@ def _assert_read_as_xpath_reads(root: etree._Element) -> None:
         [element for element, value in unvoiced.items() if value == "true"],
     )
     assert walk_hidden_elements(root) == hidden_elements(root) == expected
+    # What metadata's byline fallback looked for: links whose rel, AUTHOR lowered, holds author.
+    fold = str.maketrans("AUTHOR", "author")
+    authors = [
+        element
+        for element, rel in _by_xpath(root, "rel").items()
+        if element.tag == "a" and "author" in rel.translate(fold)
+    ]
+    assert walk_elements_holding(root, "a", "rel", "author") == authors
+    assert elements_holding(root, "a", "rel", "author") == authors
 
 
 @settings(max_examples=200, deadline=None)
@@ -246,3 +260,13 @@ def test_the_compiled_style_test_folds_as_hides_does(style: str) -> None:
     root.set("style", style)
     for query in _hidden_queries():
         assert (query(root).styled == [root]) is hides(style)
+
+
+def test_elements_holding_a_word_want_the_plain_tag_and_attribute() -> None:
+    root = etree.Element("div")
+    plain = etree.SubElement(root, "a", rel="me Author")
+    etree.SubElement(root, "{http://example.com/ns}a", rel="author")
+    etree.SubElement(root, "a", {"{http://example.com/ns}rel": "author"})
+    etree.SubElement(root, "a", rel="auth")
+    assert walk_elements_holding(root, "a", "rel", "author") == [plain]
+    assert elements_holding(root, "a", "rel", "author") == [plain]
