@@ -244,3 +244,40 @@ def elements_holding(_Element root not None, str tag not None, str name not None
                     found.append(elementFactory(root._doc, node))
         node = _next_node(node, top)
     return found
+
+
+def unlink_all(_Element root not None, list elements not None):
+    """Take each element (not root) out of its tree, its tail left where it stood.
+
+    What `strip_elements(root, ..., with_tail=False)` does to elements renamed for
+    it (`dom.walk_unlink_all`), without the walk over the whole tree to find them
+    or the walk over each subtree to settle its proxies: lxml frees an unlinked
+    subtree once no proxy holds any of it.
+    """
+    cdef _Element element
+    cdef tree.xmlNode* node
+    for item in elements:
+        element = <_Element?> item
+        node = element._c_node
+        if node != root._c_node and node.parent != NULL and node.parent.type == tree.XML_ELEMENT_NODE:
+            _unlink(node)
+
+
+cdef void _unlink(tree.xmlNode* node) noexcept nogil:
+    """Take an element out from among its siblings, as libxml2's xmlUnlinkNode does.
+
+    libxml2's own function is not among lxml's exported ones: for an element
+    below another, unlinking is these pointers.
+    """
+    cdef tree.xmlNode* parent = node.parent
+    if parent.children == node:
+        parent.children = node.next
+    if parent.last == node:
+        parent.last = node.prev
+    if node.prev != NULL:
+        node.prev.next = node.next
+    if node.next != NULL:
+        node.next.prev = node.prev
+    node.parent = NULL
+    node.prev = NULL
+    node.next = NULL

@@ -58,6 +58,14 @@ def elements_holding(root: etree._Element, tag: str, name: str, word: str) -> li
     return walk_elements_holding(root, tag, name, word)
 
 
+def unlink_all(root: etree._Element, elements: list[etree._Element]) -> None:
+    """Remove the elements under root with their content, each tail left where it stood."""
+    if _COMPILED is not None:
+        _COMPILED.unlink_all(root, elements)
+    else:
+        walk_unlink_all(root, elements)
+
+
 def elements_valued(
     root: etree._Element, names: tuple[str, ...], values: Collection[str]
 ) -> list[etree._Element]:
@@ -154,6 +162,21 @@ def walk_elements_holding(
     ]
 
 
+def walk_unlink_all(root: etree._Element, elements: list[etree._Element]) -> None:
+    """Remove the elements as `unlink_all` does, by lxml's strip (the reference)."""
+    # lxml's drop_tree() joins text in Python and raises on the control
+    # characters libxml2 accepted; strip_elements joins them inside libxml2.
+    if not elements:
+        return
+    for element in elements:
+        if element is not root:
+            element.tag = _UNLINKED
+    etree.strip_elements(root, _UNLINKED, with_tail=False)
+
+
+_UNLINKED = "x-plainview-unlinked"  # a name no page uses: only the renamed elements have it
+
+
 @dataclass(frozen=True, slots=True)
 class _Compiled:
     """The compiled twins of the queries above (addon/core/_dom.pyx)."""
@@ -171,6 +194,7 @@ class _Compiled:
         [etree._Element], tuple[list[etree._Element], list[etree._Element], list[etree._Element]]
     ]
     elements_holding: Callable[[etree._Element, str, str, str], list[etree._Element]]
+    unlink_all: Callable[[etree._Element, list[etree._Element]], None]
 
 
 def _compiled() -> _Compiled | None:
@@ -190,6 +214,7 @@ def _compiled() -> _Compiled | None:
         _dom.elements_with,
         _dom.hidden_elements,
         _dom.elements_holding,
+        _dom.unlink_all,
     )
 
 

@@ -20,6 +20,7 @@ from addon.core.dom import (
     hidden_elements,
     text_content,
     text_length,
+    unlink_all,
 )
 from addon.core.params import ALGORITHMS, ExtendParams
 
@@ -68,8 +69,7 @@ NEVER_CONTENT = (
     "title",
 )
 
-# Sentinel tags: elements renamed to these are removed / unwrapped in one C call.
-_DROP = "x-plainview-drop"
+# Sentinel tag: elements renamed to it are unwrapped in one C call.
 _UNWRAP = "x-plainview-unwrap"
 
 UNKNOWN_VOIDS = ("embed", "param", "source", "track", "wbr", "keygen")
@@ -326,11 +326,11 @@ def _minor(
 
 def drop_all(root: etree._Element, elements: Iterable[etree._Element], *also: str) -> None:
     """Remove the elements (and those tagged `also`) with their content, keeping tails."""
-    # lxml's drop_tree() joins text in Python and raises on the control
-    # characters libxml2 accepted; strip_elements joins them inside libxml2.
-    names = _renamed(elements, _DROP, also)
-    if names:
-        etree.strip_elements(root, *names, with_tail=False)
+    # Unlinked in C: renamed and stripped, they cost a walk over the whole page
+    # and one over each of their subtrees (docs/performance.md, "Eleventh round").
+    unlink_all(root, list(elements))
+    if also:
+        etree.strip_elements(root, *also, with_tail=False)
 
 
 def unwrap_all(root: etree._Element, elements: Iterable[etree._Element], *also: str) -> None:

@@ -26,6 +26,7 @@ from addon.core.dom import (
     walk_elements_holding,
     walk_elements_with,
     walk_hidden_elements,
+    walk_unlink_all,
 )
 from addon.core.preprocess import parse
 
@@ -270,3 +271,52 @@ def test_elements_holding_a_word_want_the_plain_tag_and_attribute() -> None:
     etree.SubElement(root, "a", rel="auth")
     assert walk_elements_holding(root, "a", "rel", "author") == [plain]
     assert elements_holding(root, "a", "rel", "author") == [plain]
+
+
+def _unlinked_twice(source: str, picks: list[int]) -> tuple[bytes, bytes]:
+    """Remove the same elements of two copies of a page, by lxml's strip and by unlinking."""
+    from addon.core import _dom
+
+    results = []
+    for unlink in (walk_unlink_all, _dom.unlink_all):
+        root = parse(source)
+        assert root is not None
+        elements = list(root.iter(etree.Element))
+        chosen = [elements[pick % len(elements)] for pick in picks]
+        unlink(root, chosen)
+        assert all(element is root or root not in element.iterancestors() for element in chosen)
+        assert root.getroottree().getroot() is root  # the page itself stays
+        results.append(etree.tostring(root))
+    return results[0], results[1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(FRAGMENTS), max_size=40),
+    st.lists(st.integers(min_value=0, max_value=200), max_size=8),
+)
+def test_unlinking_removes_what_the_strip_removes(fragments: list[str], picks: list[int]) -> None:
+    # Elements nested in one another, the root itself and text between them among the picks.
+    source = "<html><body>a" + "".join(fragments) + "x</body></html>"
+    stripped, unlinked = _unlinked_twice(source, picks)
+    assert unlinked == stripped
+
+
+def test_unlinking_keeps_tails_and_skips_the_root() -> None:
+    source = "<html><body><p>a<b>b</b>c<i>d<u>e</u>f</i>g</p><p>h</p></body></html>"
+    stripped, unlinked = _unlinked_twice(source, [0, 4, 5, 3])  # html, i, u (in i), b
+    assert unlinked == stripped
+    assert b"<p>acg</p><p>h</p>" in unlinked
+
+
+def test_unlinked_subtrees_are_freed_with_their_last_proxy() -> None:
+    from addon.core import _dom
+
+    root = parse("<html><body><div><p>a</p><p>b</p></div>tail</body></html>")
+    assert root is not None
+    div = root.find(".//div")
+    inner = div[1]
+    _dom.unlink_all(root, [div])
+    del div  # the subtree lives on while a proxy of it does
+    assert inner.text == "b" and inner.getparent() is not None
+    assert etree.tostring(root) == b"<html><body>tail</body></html>"
