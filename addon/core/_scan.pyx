@@ -294,14 +294,7 @@ def closes_alike(str source not None):
     The twin of `content._closes_alike`, in one pass: "<" starts a tag and
     nothing else (lxml escapes it in text and values); br, hr and img have no end tag.
     """
-    cdef Py_ssize_t n = len(source)
-    cdef int kind = PyUnicode_KIND(source)
-    cdef void* data = PyUnicode_DATA(source)
-    if kind == PyUnicode_1BYTE_KIND:
-        return _closes(<const uint8_t*> data, n)
-    if kind == PyUnicode_2BYTE_KIND:
-        return _closes(<const uint16_t*> data, n)
-    return _closes(<const uint32_t*> data, n)
+    return _by_width(source, _CLOSES)
 
 
 cdef inline bint _fold_is(unit_t c, unsigned char lower) noexcept nogil:
@@ -325,11 +318,26 @@ def holds_data_url(str markup not None):
     """Tell whether markup holds "data:" in any case: the twin of `content.holds_data_url`."""
     # Lowering changes no other character into one of "data:" (checked for every
     # code point in the tests), so an ASCII fold finds what str.lower() would.
-    cdef Py_ssize_t n = len(markup)
-    cdef int kind = PyUnicode_KIND(markup)
-    cdef void* data = PyUnicode_DATA(markup)
+    return _by_width(markup, _DATA_URL)
+
+
+cdef enum:  # the scans `_by_width` runs
+    _CLOSES = 0
+    _DATA_URL = 1
+
+
+cdef bint _scan_units(const unit_t* s, Py_ssize_t n, int scan) noexcept:
+    """Run one of the markup scans over code units of one width."""
+    return _closes(s, n) if scan == _CLOSES else _data_url(s, n)
+
+
+cdef bint _by_width(str text, int scan) noexcept:
+    """Run a markup scan over the string's own code units: one, two or four bytes each."""
+    cdef Py_ssize_t n = len(text)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
     if kind == PyUnicode_1BYTE_KIND:
-        return _data_url(<const uint8_t*> data, n)
+        return _scan_units(<const uint8_t*> data, n, scan)
     if kind == PyUnicode_2BYTE_KIND:
-        return _data_url(<const uint16_t*> data, n)
-    return _data_url(<const uint32_t*> data, n)
+        return _scan_units(<const uint16_t*> data, n, scan)
+    return _scan_units(<const uint32_t*> data, n, scan)
