@@ -574,6 +574,8 @@ def test_the_named_variants_words_are_spelled_out_as_for_any_pattern() -> None:
             pattern = boilerplate_pattern(words)
             assert _spelled_out(pattern) == spell_out(pattern)
             assert pattern.pattern in _VARIANTS_SPELLED
+        if params.extend.comment_words:  # opens_discussion asks about these alone
+            assert boilerplate_pattern(params.extend.comment_words).pattern in _VARIANTS_SPELLED
         if lists:
             spelled = _spelled_out(boilerplate_pattern(lists[0]))
             assert spelled is not None
