@@ -8,7 +8,8 @@ this loop looks at the byte after each "<" first and costs a fraction of it
 pages and on random bytes. `is_utf8` tells valid UTF-8 without decoding it;
 `link_text_bounds` bounds a reader view's link density without parsing it;
 `closes_alike` and `holds_data_url` tell in one pass each what the sanitiser's
-string scans tell (`content._closes_alike`, `content.holds_data_url`).
+string scans tell (`content._closes_alike`, `content.holds_data_url`);
+`holds_any` looks for several words in one pass (`preprocess.holds_any`).
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
@@ -20,7 +21,7 @@ from cpython.unicode cimport (
     PyUnicode_KIND,
 )
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memchr, memcpy
+from libc.string cimport memchr, memcpy, memset
 
 
 cdef inline Py_ssize_t _space(const unsigned char* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
@@ -341,3 +342,55 @@ cdef bint _by_width(str text, int scan) noexcept:
     if kind == PyUnicode_2BYTE_KIND:
         return _scan_units(<const uint16_t*> data, n, scan)
     return _scan_units(<const uint32_t*> data, n, scan)
+
+
+cdef enum:
+    # The most words `holds_any` looks for in one pass: a bit each in a mask per first letter.
+    _MAX_WORDS = 64
+
+
+cdef bint _holds_any(const unit_t* s, Py_ssize_t n, const char** words, uint64_t* first) noexcept nogil:
+    """Find any of the ASCII words in the code units; `first` maps a letter to the words it opens."""
+    cdef Py_ssize_t i
+    cdef uint64_t mask
+    cdef int j
+    for i in range(n):
+        if s[i] >= 128:
+            continue
+        mask = first[s[i]]
+        j = 0
+        while mask:
+            if mask & 1 and _at(s, i, n, words[j]):
+                return True
+            mask >>= 1
+            j += 1
+    return False
+
+
+def holds_any(str text not None, tuple words not None):
+    """Tell whether the text holds any of the words: `any(word in text for word in words)`.
+
+    One pass over the text's own code units, where str.find makes one per word.
+    """
+    if not words or len(words) > _MAX_WORDS:
+        return any(word in text for word in words)
+    cdef list spelled = []
+    for word in words:
+        if not isinstance(word, str) or not word or not (<str> word).isascii() or "\0" in word:
+            return any(word in text for word in words)  # beyond the C pass: the plain test
+        spelled.append((<str> word).encode("ascii"))
+    cdef const char* pointers[_MAX_WORDS]
+    cdef uint64_t first[128]
+    cdef Py_ssize_t j
+    memset(first, 0, sizeof(first))
+    for j in range(len(spelled)):
+        pointers[j] = <const char*> (<bytes> spelled[j])
+        first[<unsigned char> pointers[j][0]] |= (<uint64_t> 1) << j
+    cdef Py_ssize_t n = len(text)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    if kind == PyUnicode_1BYTE_KIND:
+        return _holds_any(<const uint8_t*> data, n, pointers, first)
+    if kind == PyUnicode_2BYTE_KIND:
+        return _holds_any(<const uint16_t*> data, n, pointers, first)
+    return _holds_any(<const uint32_t*> data, n, pointers, first)

@@ -1,6 +1,7 @@
 """Preprocessing: parsing traps and what is dropped before line building."""
 
 import re
+import warnings
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -40,6 +41,7 @@ from addon.core.preprocess import (
     furniture_word_lists,
     join_words,
     keeps_unvoiced,
+    literal_heads,
     opens_discussion,
     page_names,
     parse,
@@ -766,6 +768,51 @@ def test_consent_values_returns_each_matching_value_once() -> None:
     # Values may hold the joining newline and change length when lowered.
     values = {"didomi-host", "a\n\nb\n", "\u0130\u0130 x", "GDPR-box", "main\nconsent"}
     assert consent_values(values, CONSENT_WORDS) == {"didomi-host", "GDPR-box", "main\nconsent"}
+
+
+@pytest.mark.parametrize(
+    ("pattern", "heads"),
+    [
+        (CONSENT_WORDS, (
+            "consent", "onetrust", "didomi", "usercentrics", "qc-cmp", "trustarc", "truste-",
+            "sp_message", "cookie", "gdpr",
+        )),  # "cookiebot" holds "cookie"
+        ("ab?c|d", ("a", "d")),  # an optional letter ends the word
+        ("ab+|x{2}y", None),
+        ("a[|(]b|c", ("a", "c")),  # a class is read whole
+        ("q|r(?:s|t)u", ("q", "r")),
+        ("(?:a|b)c", None),
+        ("x|", None),  # an empty alternative matches anywhere
+        (r"a\|b", None),
+        ("a[]|x]b|c", None),
+        ("Ab|c", None),  # the text searched is lowercase
+    ],
+)  # fmt: skip
+def test_literal_heads_on_examples(pattern: str, heads: tuple[str, ...] | None) -> None:
+    assert literal_heads(pattern) == heads
+
+
+PATTERN_PIECES = ["a", "b", "ab", "-", "_", "|", "?", "*", "+", "{1,2}", "(", ")", "(?:", "[", "]",
+                  "[|]", "[a(]", "^", "$", ".", "\\w", " ", "C"]  # fmt: skip
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.lists(st.sampled_from(PATTERN_PIECES), max_size=10).map("".join),
+    st.lists(st.sampled_from(["a", "b", "-", "_", " ", "|", "(", "c", "\n"]), max_size=12).map(
+        "".join
+    ),
+)
+def test_every_match_holds_one_of_the_literal_heads(pattern: str, text: str) -> None:
+    try:
+        with warnings.catch_warnings():  # sets such as "[[" warn of future syntax
+            warnings.simplefilter("ignore", FutureWarning)
+            compiled = re.compile(pattern)
+    except re.error:
+        return  # not a pattern: nothing to compare with
+    heads = literal_heads(pattern)
+    if heads is not None and compiled.search(text) is not None:
+        assert any(head in text for head in heads)
 
 
 def _drop_furniture_and_banners(root: lxml.html.HtmlElement) -> int:

@@ -237,3 +237,50 @@ def test_the_sanitiser_uses_the_compiled_markup_scans() -> None:
 
     assert content._blocks_close_alike is _scan.closes_alike
     assert content._holds_data_url is _scan.holds_data_url
+
+
+# Words and text for the several-word search: words that open alike or hold one
+# another, a word at the text's end, text of all three string widths, a NUL.
+WORD_PIECES = ["c", "co", "cook", "cookie", "ie", "gdpr", "g", "-", "_", "é", "\U0001f600", "\0"]
+WORDS = st.lists(st.sampled_from(WORD_PIECES), max_size=3).map("".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.lists(st.sampled_from([*WORD_PIECES, " ", "\n", "x", "\u201c", "C"]), max_size=25).map(
+        "".join
+    ),
+    st.lists(WORDS, max_size=6).map(tuple),
+)
+def test_the_compiled_word_search_is_the_twin_of_the_string_search(
+    text: str, words: tuple[str, ...]
+) -> None:
+    from addon.core import _scan
+
+    assert _scan.holds_any(text, words) == preprocess.holds_any(text, words)
+
+
+@pytest.mark.parametrize(
+    ("text", "words", "held"),
+    [
+        ("a cookie-notice b", ("consent", "cookie"), True),
+        ("a cookie-notice b", ("cookie", "c_", "cx"), True),  # three words open with "c"
+        ("a cooki", ("cookie",), False),  # cut off by the text's end
+        ("\u201ccookie\u201d", ("gdpr", "cookie"), True),  # two-byte text
+        ("\U0001f600 gdp", ("gdpr",), False),  # four-byte text
+        ("Cookie", ("cookie",), False),  # no case folding
+        ("x", (), False),
+        ("ab", (*(f"w{n}" for n in range(70)), "b"), True),  # past the 64 words of a mask
+        ("a\0b", ("\0b",), True),  # a NUL the C strings cannot hold
+    ],
+)
+def test_word_search_on_examples(text: str, words: tuple[str, ...], held: bool) -> None:
+    from addon.core import _scan
+
+    assert (_scan.holds_any(text, words), preprocess.holds_any(text, words)) == (held, held)
+
+
+def test_the_consent_step_uses_the_compiled_word_search() -> None:
+    from addon.core import _scan
+
+    assert preprocess._holds_any is _scan.holds_any
