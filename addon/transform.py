@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import pickle
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, SupportsIndex
 
 from addon.bodies import decode_body
 from addon.budget import OverBudget, time_budget
@@ -35,6 +37,23 @@ class PageJob:
     # When the proxy stops waiting for the outcome (time.time()); 0: never. Work past
     # it is wasted and keeps the worker from the pages queued behind it.
     deadline: float = 0.0
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
+        """Pickle the body out of band where the protocol can: not copied into the pickle."""
+        # Out of band (protocol 5, with a buffer_callback) the pool writes the proxy's
+        # own bytes to the worker's pipe; in band it is pickled as bytes, as before.
+        body: bytes | pickle.PickleBuffer = self.body
+        if int(protocol) >= 5:
+            body = pickle.PickleBuffer(self.body)
+        return (_page_job, (body, *(getattr(self, name) for name in _AFTER_BODY)))
+
+
+def _page_job(body: bytes | pickle.PickleBuffer, *rest: Any) -> PageJob:
+    """Rebuild a job from its pickle: the body arrives as bytes or a buffer."""
+    return PageJob(bytes(body), *rest)  # bytes of a bytes object is that object
+
+
+_AFTER_BODY = tuple(each.name for each in fields(PageJob))[1:]  # in the order __init__ takes
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import signal
 import threading
 import time
@@ -130,3 +131,22 @@ def test_off_the_main_thread_only_the_queue_deadline_applies() -> None:
 def never_called(*args: object, **kwargs: object) -> None:
     """Fail: the job must not have been extracted."""
     raise AssertionError("extract() ran for a job past its deadline")
+
+
+def test_a_job_pickles_its_body_out_of_band_when_the_protocol_can() -> None:
+    sent = replace(job("reader", PAGE), deadline=12.5, content_encoding="gzip")
+    buffers: list[pickle.PickleBuffer] = []
+    payload = pickle.dumps(sent, 5, buffer_callback=buffers.append)
+    assert [buffer.raw().obj for buffer in buffers] == [PAGE]  # the body itself, not a copy
+    assert PAGE not in payload
+    received = pickle.loads(payload, buffers=[bytes(buffer.raw()) for buffer in buffers])
+    assert received == sent and type(received.body) is bytes
+
+
+@pytest.mark.parametrize("protocol", [2, 4, 5])
+def test_a_job_pickled_in_band_round_trips(protocol: int) -> None:
+    sent = job("auto", PAGE, floor=7)
+    payload = pickle.dumps(sent, protocol)
+    assert PAGE in payload
+    received = pickle.loads(payload)
+    assert received == sent and type(received.body) is bytes

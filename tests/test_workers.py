@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import pickle
 import signal
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures.process import BrokenProcessPool
@@ -13,10 +14,12 @@ from typing import Any, TypeVar
 
 import pytest
 
-from addon.workers import PipePool, read_message, write_message
+from addon import workers
+from addon.workers import PipePool, job_parts, read_job
 
 T = TypeVar("T")
 SPAWN = multiprocessing.get_context("spawn")
+WAIT_SECONDS = 60
 
 
 def run(coroutine: Coroutine[Any, Any, T]) -> T:
@@ -31,7 +34,8 @@ def with_pool(body: Callable[[PipePool], Awaitable[T]], workers: int = 1) -> T:
         pool = PipePool(workers, SPAWN)
         try:
             await pool.start()
-            return await body(pool)
+            # A job whose bytes go astray would wait forever: fail instead.
+            return await asyncio.wait_for(body(pool), WAIT_SECONDS)
         finally:
             pool.shutdown()
 
@@ -78,16 +82,6 @@ def test_a_job_runs_in_a_worker_process_and_returns_its_result() -> None:
     worker, echoed = with_pool(body)
     assert worker != os.getpid()
     assert echoed == "page"
-
-
-def test_large_bodies_cross_both_pipes_intact() -> None:
-    body_bytes = os.urandom(5 * 1024 * 1024 + 7)  # past the pipe's buffer, odd size
-
-    async def body(pool: PipePool) -> bytes:
-        result: bytes = await pool.run(echo, body_bytes)
-        return result
-
-    assert with_pool(body) == body_bytes
 
 
 def test_an_exception_in_the_job_is_raised_with_its_type() -> None:
@@ -209,25 +203,84 @@ def _nicer() -> None:
     os.nice(3)
 
 
-def test_messages_round_trip_through_a_pipe_and_end_at_its_close() -> None:
+def kind_and_length(value: object) -> tuple[str, int]:
+    """Return the type and size of what arrived, to see how a buffer travelled."""
+    assert isinstance(value, bytes)
+    return type(value).__name__, len(value)
+
+
+def test_large_bodies_cross_both_pipes_intact() -> None:
+    body_bytes = os.urandom(5 * 1024 * 1024 + 7)  # past the pipe's buffer, odd size
+
+    async def body(pool: PipePool) -> bytes:
+        result: bytes = await pool.run(echo, body_bytes)
+        return result
+
+    assert with_pool(body) == body_bytes
+
+
+def test_out_of_band_buffers_reach_the_worker_whole_job_after_job() -> None:
+    pages = [os.urandom(size) for size in (3 * 1024 * 1024 + 1, 17, 2 * 1024 * 1024)]
+
+    async def body(pool: PipePool) -> list[tuple[str, int]]:
+        return [await pool.run(kind_and_length, pickle.PickleBuffer(page)) for page in pages]
+
+    assert with_pool(body) == [("bytes", len(page)) for page in pages]
+
+
+def test_a_job_s_buffer_is_written_from_its_own_memory_not_copied() -> None:
+    page = os.urandom(1024 * 1024)
+    parts = job_parts(echo, pickle.PickleBuffer(page))
+    assert len(parts) == 1 + 2 + 2  # count, two sizes, the pickle and the buffer
+    assert isinstance(parts[-1], memoryview) and parts[-1].obj is page
+    assert len(parts[-2]) < 200  # the pickle holds no copy of the page
+
+
+def write_all(fd: int, parts: list[bytes | memoryview]) -> None:
+    """Write a job's parts to a pipe (blocking)."""
+    for part in parts:
+        view = memoryview(part)
+        while view:
+            view = view[os.write(fd, view) :]
+
+
+def test_jobs_round_trip_through_a_pipe_and_end_at_its_close() -> None:
     read_end, write_end = os.pipe()
+    page = b"<p>page</p>" * 100
     try:
-        write_message(write_end, b"")
-        write_message(write_end, b"one message")
+        write_all(write_end, job_parts(echo, "in band"))
+        write_all(write_end, job_parts(echo, pickle.PickleBuffer(page)))
+        write_all(write_end, job_parts(echo, pickle.PickleBuffer(b"")))
         os.close(write_end)
-        assert read_message(read_end) == b""
-        assert read_message(read_end) == b"one message"
-        assert read_message(read_end) is None
+        assert read_job(read_end) == (echo, "in band")
+        assert read_job(read_end) == (echo, page)
+        assert read_job(read_end) == (echo, b"")
+        assert read_job(read_end) is None
     finally:
         os.close(read_end)
 
 
-def test_a_pipe_closed_inside_a_message_is_an_error() -> None:
+@pytest.mark.parametrize("cut", [2, 4 + 8, 4 + 16 + 3, -1])
+def test_a_pipe_closed_inside_a_job_is_an_error(cut: int) -> None:
     read_end, write_end = os.pipe()
+    whole = b"".join(job_parts(echo, pickle.PickleBuffer(b"0123456789")))
     try:
-        os.write(write_end, (10).to_bytes(8, "big") + b"short")
+        os.write(write_end, whole[:cut])
         os.close(write_end)
         with pytest.raises(EOFError, match="inside a message"):
-            read_message(read_end)
+            read_job(read_end)
     finally:
         os.close(read_end)
+
+
+def test_a_job_pipe_whose_reader_is_gone_closes_without_raising() -> None:
+    async def main() -> tuple[bool, bool]:
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        pipe = workers.JobPipe(os.fdopen(write_end, "wb", buffering=0))
+        pipe.write([b"job"])  # EPIPE: the worker is gone
+        closed_at_once = pipe.closed
+        pipe.write([b"another"])  # ignored once closed
+        return closed_at_once, pipe.pipe.closed
+
+    assert run(main()) == (True, True)
