@@ -121,11 +121,15 @@ def test_smoke_run_small_sample_one_round(tmp_path: Path) -> None:
     # Each loading client saw at least one page through before the probe started.
     assert passthrough["loaders"]["requests"] >= concurrency.LOADERS
     assert list(results["throughput"]) == ["1", "2", "8"]
-    for level in results["throughput"].values():
+    levels = list(results["throughput"].values())
+    for level in levels:
         assert level["requests"] == 4
         assert level["reader_views"] + level["originals_sent"] == 4
         assert level["pages_per_s"] > 0
-        assert level["main_cpu_cores"] > 0 and level["workers_cpu_cores"] > 0
+        assert level["main_cpu_cores"] >= 0 and level["workers_cpu_cores"] >= 0
+    # CPU time comes in clock ticks (10 ms): the main process may spend less than
+    # one on four small pages, the workers not on the twelve they extract.
+    assert sum(level["workers_cpu_cores"] for level in levels) > 0
     assert results["memory"]["peak_total_mib"] > 0
     assert [c["role"] for c in results["memory"]["children"]].count("worker") >= 1
     assert len(concurrency.targets(results)) == 2
