@@ -127,6 +127,28 @@ def pids_around_a_signal(signum: int) -> tuple[int, int]:
     return with_pool(body)
 
 
+def test_a_worker_dying_while_its_job_is_written_fails_that_job_alone() -> None:
+    async def body(pool: PipePool) -> tuple[int, bool, int]:
+        victim = await pool.run(pid_of_worker, None)
+        os.kill(victim, signal.SIGSTOP)  # it reads nothing more: the job stays half written
+        page = pickle.PickleBuffer(os.urandom(5 * 1024 * 1024))
+        job = asyncio.ensure_future(pool.run(kind_and_length, page))
+        (worker,) = pool.workers()
+        for _ in range(100):  # the few loop turns it takes to hand the job over
+            if worker.jobs.pending:
+                break
+            await asyncio.sleep(0)
+        half_written = bool(worker.jobs.pending)
+        os.kill(victim, signal.SIGKILL)
+        with pytest.raises(BrokenProcessPool):
+            await job
+        return victim, half_written, await pool.run(pid_of_worker, None)
+
+    victim, half_written, successor = with_pool(body)
+    assert half_written
+    assert successor != victim
+
+
 def test_a_worker_killed_between_jobs_costs_no_job() -> None:
     victim, successor = pids_around_a_signal(signal.SIGKILL)
     assert successor != victim
