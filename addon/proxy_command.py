@@ -13,6 +13,13 @@ from addon.siteconfig import MODES, default_config_path
 
 ADDON_FILE = Path(__file__).resolve().parent / "plainview_addon.py"
 SETTINGS_URL = "http://plainview.proxy/"
+# The options the addon declares (addon/proxy.py, Plainview.load; a test keeps the
+# two alike). mitmproxy sets them only once the addon has loaded, and there an
+# option given twice stops the addon's options from being set at all, and a
+# misspelt one is ignored: the proxy would pass every page through in silence.
+ADDON_OPTIONS = ("plainview_config", "plainview_mode", "plainview_max_bytes", "plainview_timeout")
+# The addon's options that a flag of `plainview proxy` sets too.
+FLAG_OF = {"plainview_config": "config", "plainview_mode": "mode"}
 
 Exec = Callable[[str, list[str]], object]
 
@@ -49,21 +56,41 @@ def mitmdump_path(executable: str = sys.executable) -> str | None:
     return shutil.which("mitmdump")
 
 
+def option_problem(args: argparse.Namespace) -> str:
+    """Return what is wrong with the `--set` options, or "" when nothing is."""
+    named: list[str] = [spec.partition("=")[0] for spec in args.mitm_options]
+    for name in named:
+        if name.startswith("plainview_") and name not in ADDON_OPTIONS:
+            return f"unknown option {name!r}; Plainview's are {', '.join(ADDON_OPTIONS)}"
+        if name in ADDON_OPTIONS and named.count(name) > 1:
+            return f"option {name!r} given more than once"
+        flag = FLAG_OF.get(name)
+        if flag is not None and getattr(args, flag) is not None:
+            return f"option {name!r} and --{flag} both given; use one of them"
+    return ""
+
+
 def mitmdump_argv(mitmdump: str, args: argparse.Namespace) -> list[str]:
-    """Return the command line that runs mitmdump with the addon and the options."""
+    """Return the command line that runs mitmdump with the addon and the options.
+
+    The options `--set` gives take the place of the defaults for the same options.
+    """
     config: Path = args.config or default_config_path()
+    own = {
+        # One log line per page comes from the addon; mitmdump's per-flow lines would drown it.
+        "flow_detail": "0",
+        "plainview_config": str(config.expanduser().resolve()),
+        "plainview_mode": args.mode,
+    }
+    given = {spec.partition("=")[0] for spec in args.mitm_options}
+    sets = [f"{name}={value}" for name, value in own.items() if value and name not in given]
     argv = [
         mitmdump,
         "-s", str(ADDON_FILE),
         "--listen-host", args.listen_host,
         "--listen-port", str(args.listen_port),
-        # One log line per page comes from the addon; mitmdump's per-flow lines would drown it.
-        "--set", "flow_detail=0",
-        "--set", f"plainview_config={config.expanduser().resolve()}",
     ]  # fmt: skip
-    if args.mode:
-        argv += ["--set", f"plainview_mode={args.mode}"]
-    for option in args.mitm_options:
+    for option in [*sets, *args.mitm_options]:
         argv += ["--set", option]
     return argv
 
@@ -87,6 +114,9 @@ def instructions(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace, *, execv: Exec = os.execv) -> int:
     """Print the instructions and replace this process with mitmdump."""
+    if problem := option_problem(args):
+        print(f"plainview proxy: {problem}", file=sys.stderr)
+        return 2
     mitmdump = mitmdump_path()
     if mitmdump is None:
         print("plainview: mitmdump not found; install mitmproxy", file=sys.stderr)

@@ -55,6 +55,18 @@ def test_proxy_and_concurrency_run_from_the_command_line(
         assert results["failures"] == 0
 
 
+@pytest.mark.e2e
+def test_a_proxy_that_does_not_start_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The benchmark runs `plainview proxy --mode reader`: the mode again is refused.
+    argv = ["proxy", "--sample", "1", "--rounds", "1", "--set", "plainview_mode=auto"]
+    assert cli.main([*argv, "--out", str(tmp_path)]) == 1
+    error = capsys.readouterr().err
+    assert "bench: proxy: plainview exited with 2" in error
+    assert "'plainview_mode' and --mode both given" in error
+
+
 def test_missing_dataset_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["extraction", "--dataset", str(tmp_path), "--out", str(tmp_path)]) == 1
     assert "not a dataset" in capsys.readouterr().err

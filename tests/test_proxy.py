@@ -26,6 +26,7 @@ from mitmproxy.connection import Server
 from mitmproxy.proxy.server_hooks import ServerConnectionHookData
 from mitmproxy.test import taddons, tflow, tutils
 
+from addon import proxy_command
 from addon.bodies import decode_body
 from addon.core.result import Article, Block
 from addon.guard import site_token
@@ -835,6 +836,10 @@ def test_options_are_declared_with_their_defaults(config: Path) -> None:
         assert options.plainview_max_bytes == 8 * 1024 * 1024
         assert options.plainview_timeout == "2.0"
         assert h.addon.limits.timeout == 2.0
+        # `plainview proxy` checks the names given to --set against this list.
+        names: set[str] = options.keys()  # an OptManager is not iterable
+        declared = sorted(name for name in names if name.startswith("plainview_"))
+        assert declared == sorted(proxy_command.ADDON_OPTIONS)
 
     harness(config, body)
 

@@ -99,3 +99,54 @@ def test_a_failed_exec_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert proxy_command.run(parse(), execv=failing_exec) == 1
     assert "cannot start" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "problem"),
+    [
+        (["--set", "plainview_mod=reader"], "unknown option 'plainview_mod'"),
+        (["--set", "plainview_mode=reader", "--set", "plainview_mode=auto"], "more than once"),
+        (["--mode", "reader", "--set", "plainview_mode=auto"], "and --mode both given"),
+        (["--config", "a.toml", "--set", "plainview_config=b.toml"], "and --config both given"),
+    ],
+)
+def test_options_mitmproxy_would_drop_in_silence_are_refused(
+    argv: list[str], problem: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # mitmproxy sets the addon's options once it has loaded: one given twice leaves
+    # all of them unset, a misspelt one is ignored, and every page passes through.
+    args = parse(*argv)
+    assert problem in proxy_command.option_problem(args)
+
+    def exec_never(path: str, argv: list[str]) -> None:
+        raise AssertionError("mitmdump started")
+
+    assert proxy_command.run(args, execv=exec_never) == 2
+    assert problem in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["--mode", "auto", "--config", "a.toml", "--set", "plainview_timeout=3"],
+        ["--set", "plainview_mode=reader", "--set", "plainview_config=b.toml"],
+        ["--set", "ignore_hosts=a", "--set", "ignore_hosts=b", "--set", "flow_detail=2"],
+    ],
+)
+def test_options_given_once_are_accepted(argv: list[str]) -> None:
+    assert proxy_command.option_problem(parse(*argv)) == ""
+
+
+def test_options_set_through_replace_the_proxys_own(tmp_path: Path) -> None:
+    args = parse(
+        "--set", "flow_detail=2", "--set", f"plainview_config={tmp_path / 'b.toml'}",
+        "--set", "plainview_mode=original",
+    )  # fmt: skip
+    argv = proxy_command.mitmdump_argv("mitmdump", args)
+    sets = [value for flag, value in zip(argv[3::2], argv[4::2], strict=True) if flag == "--set"]
+    assert sets == [
+        "flow_detail=2",
+        f"plainview_config={tmp_path / 'b.toml'}",
+        "plainview_mode=original",
+    ]

@@ -27,6 +27,7 @@ from addon.bench.common import (
     sample_ids,
     write_json,
 )
+from addon.bench.servers import StartFailed
 
 BENCHMARKS = ("extraction", "proxy", "concurrency")
 DEFAULT_OUT = Path(__file__).resolve().parents[2] / "build" / "bench"
@@ -187,7 +188,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     for name in chosen_benchmarks(args.benchmarks):
         progress(f"{name}: {len(pages)} pages, {args.rounds} rounds")
-        results = run_benchmark(name, args, pages)
+        try:
+            results = run_benchmark(name, args, pages)
+        except StartFailed as error:  # a proxy refused its options, or a port was taken
+            print(f"bench: {name}: {error}", file=sys.stderr)
+            return 1
         path = args.out / f"{name}.json"
         write_json(results, path)
         print(report.render(results, as_markdown=args.markdown) + "\n", flush=True)

@@ -370,3 +370,22 @@ def test_a_broken_config_file_keeps_the_proxy_serving_and_is_shown(
     own_proxy.config.write_text(good)
     assert settings_error(own_client) == []
     assert own_proxy.process.poll() is None
+
+
+def test_options_set_through_reach_the_addon(
+    tmp_path_factory: pytest.TempPathFactory,
+    origin_server: OriginServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The mode by `--set` instead of `--mode`, and a flow_detail of the user's in
+    # place of the proxy's own: the listing that auto mode keeps original becomes a
+    # reader view, so the addon took the mode.
+    for name in ("no_proxy", "NO_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    home = tmp_path_factory.mktemp("set-proxy")
+    with proxy_or_fail(home, "--set", "plainview_mode=reader", "--set", "flow_detail=1") as proxy:
+        url = origin_server.url(origin_server.serve_dataset_page(LISTING_ID))
+        fetched = Client(proxy).fetch(url, headers={"Sec-Fetch-Dest": "document"})
+    assert fetched.status == 200
+    assert is_reader_view(fetched)
+    assert lxml.html.document_fromstring(fetched.body).xpath("//main/article")
