@@ -13,11 +13,17 @@ from addon.siteconfig import MODES, default_config_path
 
 ADDON_FILE = Path(__file__).resolve().parent / "plainview_addon.py"
 SETTINGS_URL = "http://plainview.proxy/"
-# The options the addon declares (addon/proxy.py, Plainview.load; a test keeps the
-# two alike). mitmproxy sets them only once the addon has loaded, and there an
-# option given twice stops the addon's options from being set at all, and a
-# misspelt one is ignored: the proxy would pass every page through in silence.
-ADDON_OPTIONS = ("plainview_config", "plainview_mode", "plainview_max_bytes", "plainview_timeout")
+# The options the addon declares, with their types (addon/proxy.py, Plainview.load;
+# a test keeps the two alike). mitmproxy sets them only once the addon has loaded,
+# and there a value it cannot read (an option given twice, without "=", or an int
+# option that is no integer) leaves all of them unset, and a misspelt name is
+# ignored: the proxy would pass every page through in silence.
+ADDON_OPTIONS: dict[str, type] = {
+    "plainview_config": str,
+    "plainview_mode": str,
+    "plainview_max_bytes": int,
+    "plainview_timeout": str,
+}
 # The addon's options that a flag of `plainview proxy` sets too.
 FLAG_OF = {"plainview_config": "config", "plainview_mode": "mode"}
 
@@ -59,7 +65,7 @@ def mitmdump_path(executable: str = sys.executable) -> str | None:
 def option_problem(args: argparse.Namespace) -> str:
     """Return what is wrong with the `--set` options, or "" when nothing is."""
     named: list[str] = [spec.partition("=")[0] for spec in args.mitm_options]
-    for name in named:
+    for name, spec in zip(named, args.mitm_options, strict=True):
         if name.startswith("plainview_") and name not in ADDON_OPTIONS:
             return f"unknown option {name!r}; Plainview's are {', '.join(ADDON_OPTIONS)}"
         if name in ADDON_OPTIONS and named.count(name) > 1:
@@ -67,7 +73,31 @@ def option_problem(args: argparse.Namespace) -> str:
         flag = FLAG_OF.get(name)
         if flag is not None and getattr(args, flag) is not None:
             return f"option {name!r} and --{flag} both given; use one of them"
+        if problem := _value_problem(name, spec):
+            return problem
     return ""
+
+
+def _value_problem(name: str, spec: str) -> str:
+    """Return why mitmproxy could not read the value of one of the addon's options, or ""."""
+    kind = ADDON_OPTIONS.get(name)
+    if kind is None:
+        return ""  # mitmproxy's own options: mitmdump itself reports a bad value
+    _, equals, value = spec.partition("=")
+    if not equals:
+        return f"option {name!r} needs a value: {name}=VALUE"
+    if kind is int and not _is_integer(value):
+        return f"option {name!r} must be a whole number, not {value!r}"
+    return ""
+
+
+def _is_integer(text: str) -> bool:
+    """Tell whether int() reads a text, as mitmproxy reads an int option."""
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True
 
 
 def mitmdump_argv(mitmdump: str, args: argparse.Namespace) -> list[str]:

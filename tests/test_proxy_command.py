@@ -108,13 +108,17 @@ def test_a_failed_exec_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
         (["--set", "plainview_mode=reader", "--set", "plainview_mode=auto"], "more than once"),
         (["--mode", "reader", "--set", "plainview_mode=auto"], "and --mode both given"),
         (["--config", "a.toml", "--set", "plainview_config=b.toml"], "and --config both given"),
+        (["--set", "plainview_mode"], "'plainview_mode' needs a value"),
+        (["--set", "plainview_max_bytes=2MB"], "must be a whole number, not '2MB'"),
+        (["--set", "plainview_max_bytes="], "must be a whole number, not ''"),
     ],
 )
 def test_options_mitmproxy_would_drop_in_silence_are_refused(
     argv: list[str], problem: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # mitmproxy sets the addon's options once it has loaded: one given twice leaves
-    # all of them unset, a misspelt one is ignored, and every page passes through.
+    # mitmproxy sets the addon's options once it has loaded: one given twice or
+    # with a value it cannot read leaves all of them unset, a misspelt one is
+    # ignored, and every page passes through.
     args = parse(*argv)
     assert problem in proxy_command.option_problem(args)
 
@@ -132,6 +136,7 @@ def test_options_mitmproxy_would_drop_in_silence_are_refused(
         ["--mode", "auto", "--config", "a.toml", "--set", "plainview_timeout=3"],
         ["--set", "plainview_mode=reader", "--set", "plainview_config=b.toml"],
         ["--set", "ignore_hosts=a", "--set", "ignore_hosts=b", "--set", "flow_detail=2"],
+        ["--set", "plainview_mode=", "--set", "plainview_max_bytes=1000000"],
     ],
 )
 def test_options_given_once_are_accepted(argv: list[str]) -> None:
