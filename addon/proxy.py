@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024
 DEFAULT_TIMEOUT = "2.0"
+MAX_WORKERS = 64
 # flow.metadata keys: a response Plainview made itself; a page to show as it is.
 OWN_PAGE = "plainview_own"
 SHOW_ORIGINAL = "plainview_show_original"
@@ -75,14 +76,14 @@ WORKER_MODULE = run_job.__module__
 OptionsError: type[Exception] = exceptions.OptionsError
 
 
-def default_pool() -> PipePool:
-    """Return worker processes fed through pipes, one per core.
+def default_pool(workers: int = 0) -> PipePool:
+    """Return `workers` processes fed through pipes (0: one per core).
 
     Workers never fork the threaded proxy process: where available, a fork
     server that has imported only the worker's modules forks them (fast to
     start), else each is spawned afresh.
     """
-    workers = os.cpu_count() or 1
+    workers = workers or os.cpu_count() or 1
     if "forkserver" in multiprocessing.get_all_start_methods():
         forkserver = multiprocessing.get_context("forkserver")
         forkserver.set_forkserver_preload([WORKER_MODULE])
@@ -105,6 +106,7 @@ class Limits:
     max_bytes: int = DEFAULT_MAX_BYTES
     timeout: float = float(DEFAULT_TIMEOUT)
     mode: str = ""  # overrides the config file's default mode when set
+    workers: int = 0  # worker processes; 0: one per core
 
 
 def media_type(headers: http.Headers) -> str:
@@ -231,20 +233,29 @@ def web_request(flow: http.HTTPFlow) -> WebRequest:
 
 # A pool of workers: the default pipe-fed processes, or any executor (tests use threads).
 Pool = PipePool | Executor
+# Makes a pool of that many workers (0: one per core).
+PoolFactory = Callable[[int], Pool]
 
 
 class WorkerPool:
-    """A pool of worker processes, recreated when it breaks."""
+    """A pool of worker processes, recreated when it breaks or changes size."""
 
-    def __init__(self, factory: Callable[[], Pool]) -> None:
+    def __init__(self, factory: PoolFactory) -> None:
         self._factory = factory
         self._pool: Pool | None = None
+        self.size = 0
 
     def get(self) -> Pool:
         """Return the pool, creating it on first use."""
         if self._pool is None:
-            self._pool = self._factory()
+            self._pool = self._factory(self.size)
         return self._pool
+
+    def resize(self, size: int) -> None:
+        """Use `size` workers from the next page on (0: one per core)."""
+        if size != self.size:
+            self.size = size
+            self.shutdown()  # pages running in the old workers go out as the original
 
     async def start(self) -> None:
         """Start the workers, so the first page does not wait for them."""
@@ -252,7 +263,7 @@ class WorkerPool:
         if isinstance(pool, PipePool):
             await pool.start()
             return
-        for _ in range(os.cpu_count() or 1):
+        for _ in range(self.size or os.cpu_count() or 1):
             pool.submit(warm_up).add_done_callback(_report_warm_up)
 
     async def run(self, transform: Transform, job: PageJob, timeout: float) -> PageOutcome:
@@ -298,7 +309,7 @@ class Plainview:
     def __init__(
         self,
         transform: Transform = run_job,
-        pool_factory: Callable[[], Pool] = default_pool,
+        pool_factory: PoolFactory = default_pool,
         *,
         min_text_chars: int = MIN_TEXT_CHARS,
         recent_size: int = 100,
@@ -334,6 +345,10 @@ class Plainview:
             "plainview_timeout", str, DEFAULT_TIMEOUT,
             "Seconds one page may take to become a reader view; past it the original goes out.",
         )  # fmt: skip
+        loader.add_option(
+            "plainview_workers", int, 0,
+            "Worker processes that build reader views; 0: one per core.",
+        )  # fmt: skip
 
     def configure(self, updated: set[str]) -> None:
         """Validate the options; open the site settings and the secret token."""
@@ -342,7 +357,9 @@ class Plainview:
             max_bytes=_check_max_bytes(options.plainview_max_bytes),
             timeout=_check_timeout(options.plainview_timeout),
             mode=_check_mode(options.plainview_mode),
+            workers=_check_workers(options.plainview_workers),
         )
+        self.pool.resize(self.limits.workers)
         if "plainview_config" in updated or self.store is None:
             self._open_config(options.plainview_config)
         if "stream_large_bodies" in options and not options.stream_large_bodies:
@@ -574,6 +591,14 @@ def _check_max_bytes(value: int) -> int:
     """Validate plainview_max_bytes."""
     if value <= 0:
         raise OptionsError(f"plainview_max_bytes must be above 0, not {value}")
+    return value
+
+
+def _check_workers(value: int) -> int:
+    """Validate plainview_workers (0: one per core)."""
+    # Each worker holds 70-110 MiB once it has seen large pages (docs/performance.md).
+    if not 0 <= value <= MAX_WORKERS:
+        raise OptionsError(f"plainview_workers must be from 0 to {MAX_WORKERS}, not {value}")
     return value
 
 

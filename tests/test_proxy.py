@@ -30,7 +30,7 @@ from addon import proxy_command
 from addon.bodies import decode_body
 from addon.core.result import Article, Block
 from addon.guard import site_token
-from addon.proxy import Plainview, default_pool, server_timing
+from addon.proxy import Plainview, PoolFactory, default_pool, server_timing
 from addon.transform import WORKER_NICENESS, PageJob, PageOutcome, outcome_for
 
 LONG_TEXT = "A river rises in the hills and runs to the sea. " * 10
@@ -80,9 +80,9 @@ def crashing_transform(job: PageJob) -> PageOutcome:
     os._exit(3)
 
 
-def thread_pool() -> Executor:
+def thread_pool(workers: int = 0) -> Executor:
     """Return a pool of threads: fast for tests of everything but crashes."""
-    return ThreadPoolExecutor(max_workers=2)
+    return ThreadPoolExecutor(max_workers=workers or 2)
 
 
 def run(coroutine: Coroutine[Any, Any, None]) -> None:
@@ -165,7 +165,7 @@ def harness(
     body: Callable[[Harness], Coroutine[Any, Any, None]],
     *,
     transform: Callable[[PageJob], PageOutcome] = fake_transform,
-    pool: Callable[[], Executor] = thread_pool,
+    pool: PoolFactory = thread_pool,
     **options: Any,
 ) -> None:
     """Run `body` with a configured addon."""
@@ -476,7 +476,7 @@ def test_a_failing_extraction_leaves_bytes_and_headers_untouched(config: Path) -
     harness(config, body, transform=failing_transform)
 
 
-def spawn_pool() -> Executor:
+def spawn_pool(workers: int = 0) -> Executor:
     """Return a real one-process pool, like the default but smaller."""
     return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
 
@@ -502,7 +502,7 @@ def _failing_initializer() -> None:
 def test_a_pool_broken_between_pages_costs_no_page(config: Path) -> None:
     made: list[Executor] = []
 
-    def pools() -> Executor:
+    def pools(workers: int) -> Executor:
         # The first pool's workers die as they start: it breaks with no page in it.
         spawn = multiprocessing.get_context("spawn")
         initializer = None if made else _failing_initializer
@@ -783,13 +783,50 @@ class CountingPool(ThreadPoolExecutor):
         return super().submit(fn, *args, **kwargs)
 
 
+def counting_pool(workers: int) -> Executor:
+    """Return a counting thread pool (of 2 threads when told one per core)."""
+    return CountingPool(max_workers=workers or 2)
+
+
 def test_running_warms_up_one_worker_per_core(config: Path) -> None:
     async def body(h: Harness) -> None:
         CountingPool.submitted = 0
         await h.addon.running()
         assert CountingPool.submitted == (os.cpu_count() or 1)
 
-    harness(config, body, pool=CountingPool)
+    harness(config, body, pool=counting_pool)
+
+
+def test_running_warms_up_as_many_workers_as_asked(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        CountingPool.submitted = 0
+        await h.addon.running()
+        assert CountingPool.submitted == 3
+
+    harness(config, body, pool=counting_pool, plainview_workers=3)
+
+
+def test_a_new_worker_count_replaces_the_pool(config: Path) -> None:
+    made: list[int] = []
+
+    def pools(workers: int) -> Executor:
+        made.append(workers)
+        return ThreadPoolExecutor(max_workers=workers or 2)
+
+    async def body(h: Harness) -> None:
+        first = await h.cycle(make_flow())
+        h.tctx.configure(h.addon, plainview_workers=1)
+        h.tctx.configure(h.addon, plainview_timeout="5")  # the same count: the pool stays
+        second = await h.cycle(make_flow())
+        assert is_reader(first) and is_reader(second)
+        assert made == [0, 1]
+
+    harness(config, body, pool=pools)
+
+
+def test_the_default_pool_has_as_many_workers_as_asked() -> None:
+    assert default_pool(3).size == 3
+    assert default_pool(0).size == (os.cpu_count() or 1)
 
 
 # -- options -----------------------------------------------------------------------------
@@ -805,6 +842,8 @@ def test_running_warms_up_one_worker_per_core(config: Path) -> None:
         ("plainview_timeout", "0", "plainview_timeout must be a number of seconds"),
         ("plainview_timeout", "nan", "plainview_timeout must be a number of seconds"),
         ("plainview_timeout", "inf", "plainview_timeout must be a number of seconds"),
+        ("plainview_workers", -1, "plainview_workers must be from 0 to 64, not -1"),
+        ("plainview_workers", 65, "plainview_workers must be from 0 to 64, not 65"),
     ],
 )
 def test_bad_options_are_refused_clearly(
@@ -836,6 +875,7 @@ def test_options_are_declared_with_their_defaults(config: Path) -> None:
         assert options.plainview_max_bytes == 8 * 1024 * 1024
         assert options.plainview_timeout == "2.0"
         assert h.addon.limits.timeout == 2.0
+        assert options.plainview_workers == 0 and h.addon.pool.size == 0
         # `plainview proxy` checks the names given to --set against this list.
         names: set[str] = options.keys()  # an OptManager is not iterable
         declared = {

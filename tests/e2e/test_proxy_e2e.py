@@ -16,6 +16,8 @@ import pytest
 from e2e_servers import OriginServer, ProxyProcess, proxy_or_fail
 from lxml.html import HtmlElement
 
+from addon.loadtest import pool_workers
+
 pytestmark = pytest.mark.e2e
 
 # A wcxb-dev listing page: news teasers, each a figure, byline, date and summary.
@@ -379,13 +381,16 @@ def test_options_set_through_reach_the_addon(
 ) -> None:
     # The mode by `--set` instead of `--mode`, and a flow_detail of the user's in
     # place of the proxy's own: the listing that auto mode keeps original becomes a
-    # reader view, so the addon took the mode.
+    # reader view, so the addon took the mode; and it runs the one worker asked for.
     for name in ("no_proxy", "NO_PROXY"):
         monkeypatch.delenv(name, raising=False)
     home = tmp_path_factory.mktemp("set-proxy")
-    with proxy_or_fail(home, "--set", "plainview_mode=reader", "--set", "flow_detail=1") as proxy:
+    options = ("plainview_mode=reader", "flow_detail=1", "plainview_workers=1")
+    with proxy_or_fail(home, *(part for option in options for part in ("--set", option))) as proxy:
         url = origin_server.url(origin_server.serve_dataset_page(LISTING_ID))
         fetched = Client(proxy).fetch(url, headers={"Sec-Fetch-Dest": "document"})
+        workers = pool_workers(proxy.process.pid)
     assert fetched.status == 200
     assert is_reader_view(fetched)
     assert lxml.html.document_fromstring(fetched.body).xpath("//main/article")
+    assert len(workers) == 1
