@@ -17,11 +17,24 @@ def test_chosen_benchmarks_keep_their_order() -> None:
     assert cli.chosen_benchmarks([]) == ["extraction", "proxy", "concurrency"]
     assert cli.chosen_benchmarks(["all"]) == ["extraction", "proxy", "concurrency"]
     assert cli.chosen_benchmarks(["concurrency", "extraction"]) == ["extraction", "concurrency"]
+    # The floor runs only when named.
+    assert cli.chosen_benchmarks(["floor", "proxy"]) == ["proxy", "floor"]
+    assert cli.chosen_benchmarks(["all", "floor"])[-1] == "floor"
 
 
 @pytest.mark.parametrize(
     "argv",
-    [["speed"], ["--sample", "0"], ["--rounds", "-1"], ["--only", "nope"], ["--probes", "x"]],
+    [
+        ["speed"],
+        ["--sample", "0"],
+        ["--rounds", "-1"],
+        ["--only", "nope"],
+        ["--probes", "x"],
+        ["--rates", "5,x"],
+        ["--rates", "0"],
+        ["--rates", "nan"],
+        ["--rates", "5,,10"],
+    ],
 )
 def test_bad_arguments_exit_with_usage(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
@@ -36,6 +49,8 @@ def test_options_reach_the_runners() -> None:
     )
     assert args.mitm_options == ["plainview_timeout=5", "a=b"]
     assert (args.probes, args.rounds, args.sample, args.only) == (7, 3, None, [])
+    assert args.rates == (5.0, 10.0, 20.0, 40.0)
+    assert cli.build_parser().parse_args(["floor", "--rates", "2.5,30"]).rates == (2.5, 30.0)
 
 
 @pytest.mark.e2e

@@ -65,6 +65,17 @@ def test_paced_loaders_start_no_more_pages_than_the_rate() -> None:
     assert tally.to_json()["pages_per_s"] <= rate * 1.05
 
 
+def test_loaders_without_a_proxy_ask_the_origin_itself() -> None:
+    with serve({"/page": Reply(200, b"<p>page</p>")}) as server:
+        _receiver, sender = multiprocessing.Pipe(duplex=False)
+        stop: Any = _StopAfter(server, 10)
+        url = f"{server.base}/page"
+        tally = asyncio.run(concurrency._load([url], None, None, stop, sender))
+    assert tally.original >= 10 and not tally.failures
+    # Origin-form targets: a proxy would have been sent the absolute URL.
+    assert {request["path"] for request in server.requests} == {"/page"}
+
+
 def test_probe_summary_takes_round_medians_and_the_slowdown() -> None:
     idle = [Tally(original=4, seconds=[0.010] * 4), Tally(original=4, seconds=[0.012] * 4)]
     loaded = [

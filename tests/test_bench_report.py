@@ -182,7 +182,38 @@ def test_concurrency_tables_of_a_run_without_the_floor() -> None:
     assert len(titles) == 5 and not any("bare mitmdump" in title for title in titles)
 
 
-@pytest.mark.parametrize("results", [EXTRACTION, PROXY, CONCURRENCY])
+FLOOR: Json = {
+    "benchmark": "floor",
+    "largest": [{"id": "0588", "bytes": 5_318_214}, {"id": "0602", "bytes": 5_071_471}],
+    "rounds": 3,
+    "rates": [5.0, 40.0],
+    "mitmdump_options": ["stream_large_bodies=64k"],
+    "direct": {
+        "5": _phases((1.0, 1.0), (1.0, 1.1), reader=0, original=20, rate=5.0),
+        "40": _phases((1.0, 1.0), (1.1, 1.2), reader=0, original=160, rate=39.5),
+    },
+    "mitmdump": {
+        "5": _phases((3.0, 4.0), (3.5, 5.0), reader=0, original=20, rate=4.9),
+        "40": _phases((3.0, 4.0), (4.0, 7.0), reader=0, original=150, rate=37.25),
+    },
+    "failures": 0,
+    "targets": [Target("failed requests", 0.0, 0.0, "requests", at_most=True).to_json()],
+}
+
+
+def test_floor_tables_put_each_rate_on_a_row() -> None:
+    floor, targets = report.tables(FLOOR)
+    assert "2 largest pages" in floor.title and "(stream_large_bodies=64k)" in floor.title
+    assert floor.rows == (
+        ("5", "5.0", "1.0", "1.1", "10.0%", "4.9", "4.0", "5.0", "25.0%"),
+        ("40", "39.5", "1.0", "1.2", "20.0%", "37.2", "4.0", "7.0", "75.0%"),
+    )
+    assert targets.rows[0][3] == "pass"
+    defaults = {key: value for key, value in FLOOR.items() if key != "mitmdump_options"}
+    assert "(its defaults)" in report.tables(defaults)[0].title
+
+
+@pytest.mark.parametrize("results", [EXTRACTION, PROXY, CONCURRENCY, FLOOR])
 def test_render_joins_every_table(results: Json) -> None:
     text = report.render(results)
     markdown = report.render(results, as_markdown=True)

@@ -64,6 +64,12 @@ def test_proxy_commands() -> None:
     assert "flow_detail=0" in bare
     with_options = servers.proxy_command("plainview", 8123, home, ["plainview_timeout=9"])
     assert with_options[-2:] == ["--set", "plainview_timeout=9"]
+    streaming = servers.proxy_command("mitmdump", 8123, home, ["stream_large_bodies=64k"])
+    assert streaming[-2:] == ["--set", "stream_large_bodies=64k"]
+    assert "flow_detail=0" in streaming
+    # mitmdump refuses an option given twice: the one asked for replaces the default.
+    detailed = servers.proxy_command("mitmdump", 8123, home, ["flow_detail=2"])
+    assert "flow_detail=0" not in detailed and detailed[-1] == "flow_detail=2"
 
 
 @pytest.mark.e2e

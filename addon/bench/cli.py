@@ -3,19 +3,21 @@
 scripts/bench                       all three on the full dataset
 scripts/bench extraction --sample 100 --rounds 1
 scripts/bench report --markdown     the tables of the last run, for docs/performance.md
+scripts/bench floor                 mitmproxy's own floor for the concurrency target
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from addon.bench import concurrency, extraction, proxy_overhead, report
+from addon.bench import concurrency, extraction, floor, proxy_overhead, report
 from addon.bench.common import (
     DEFAULT_DATASET,
     BenchPage,
@@ -30,6 +32,8 @@ from addon.bench.common import (
 from addon.bench.servers import StartFailed
 
 BENCHMARKS = ("extraction", "proxy", "concurrency")
+# Run only when named: what the proxy Plainview runs in costs on its own.
+EXTRA = ("floor",)
 DEFAULT_OUT = Path(__file__).resolve().parents[2] / "build" / "bench"
 DEFAULT_ROUNDS = 3
 # The concurrency throughput runs over this many pages spread over the dataset.
@@ -48,7 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         # Checked in main: argparse rejects an empty default against `choices`.
         "benchmarks", nargs="*", default=[],
-        metavar="BENCHMARK", help="extraction, proxy, concurrency, all (default) or report",
+        metavar="BENCHMARK",
+        help="extraction, proxy, concurrency, all (default: these three), floor or report",
     )  # fmt: skip
     parser.add_argument(
         "--sample", type=_positive, metavar="N",
@@ -71,12 +76,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="concurrency: passthrough requests per phase and round (default: %(default)s)",
     )  # fmt: skip
     parser.add_argument(
+        "--rates", type=_rates, default=floor.DEFAULT_RATES, metavar="R,R,...",
+        help="floor: the page rates to load at, pages per second the loading clients start "
+        f"between them (default: {','.join(f'{rate:g}' for rate in floor.DEFAULT_RATES)})",
+    )  # fmt: skip
+    parser.add_argument(
         "--dataset", type=Path, default=DEFAULT_DATASET, metavar="PATH",
         help="the WCXB-layout dataset (default: ../shared/datasets/wcxb-dev)",
     )  # fmt: skip
     parser.add_argument(
         "--set", dest="mitm_options", action="append", default=[], metavar="OPTION=VALUE",
-        help="pass a mitmproxy option to `plainview proxy`, e.g. plainview_timeout=5; repeatable",
+        help="pass a mitmproxy option to `plainview proxy` (floor: to the bare mitmdump), "
+        "e.g. plainview_timeout=5; repeatable",
     )  # fmt: skip
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     return parser
@@ -87,6 +98,20 @@ def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"not a whole number above 0: {text!r}")
     return int(text)
+
+
+def _rates(text: str) -> tuple[float, ...]:
+    """Parse comma-separated page rates above 0, for argparse."""
+    rates = []
+    for part in text.split(","):
+        try:
+            rate = float(part)
+        except ValueError:
+            rate = math.nan
+        if not (math.isfinite(rate) and rate > 0):
+            raise argparse.ArgumentTypeError(f"not a page rate above 0: {part!r}")
+        rates.append(rate)
+    return tuple(rates)
 
 
 def run_extraction(args: argparse.Namespace, pages: list[BenchPage], workdir: Path) -> Json:
@@ -114,15 +139,30 @@ def run_concurrency(args: argparse.Namespace, pages: list[BenchPage], workdir: P
     )
 
 
+def run_floor(args: argparse.Namespace, pages: list[BenchPage], workdir: Path) -> Json:
+    """Run the floor benchmark on the largest pages, as the concurrency benchmark loads them."""
+    return floor.run(
+        concurrency.largest_pages(pages),
+        rates=args.rates,
+        rounds=args.rounds,
+        probes=args.probes,
+        dataset=args.dataset,
+        workdir=workdir,
+        options=args.mitm_options,
+    )
+
+
 RUNNERS: dict[str, Runner] = {
     "extraction": run_extraction,
     "proxy": run_proxy,
     "concurrency": run_concurrency,
+    "floor": run_floor,
 }
 TARGETS: dict[str, Callable[[Json], list[Target]]] = {
     "extraction": extraction.targets,
     "proxy": proxy_overhead.targets,
     "concurrency": concurrency.targets,
+    "floor": floor.targets,
 }
 
 
@@ -164,9 +204,11 @@ def _render_machine(about: Json, *, as_markdown: bool) -> str:
 
 
 def chosen_benchmarks(names: Sequence[str]) -> list[str]:
-    """Return the benchmarks to run, in their fixed order ("all" means every one)."""
-    wanted = set(BENCHMARKS) if "all" in names or not names else set(names)
-    return [name for name in BENCHMARKS if name in wanted]
+    """Return the benchmarks to run, in their fixed order ("all" means the three)."""
+    wanted = set(names)
+    if "all" in names or not names:
+        wanted |= set(BENCHMARKS)
+    return [name for name in (*BENCHMARKS, *EXTRA) if name in wanted]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -174,11 +216,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
-    unknown = sorted(set(args.benchmarks) - {*BENCHMARKS, "all", "report"})
+    unknown = sorted(set(args.benchmarks) - {*BENCHMARKS, *EXTRA, "all", "report"})
     if unknown:
         parser.error(f"unknown benchmark {', '.join(unknown)}")
     if "report" in args.benchmarks:
-        paths = [args.out / f"{name}.json" for name in BENCHMARKS]
+        paths = [args.out / f"{name}.json" for name in (*BENCHMARKS, *EXTRA)]
         return print_report([path for path in paths if path.exists()], as_markdown=args.markdown)
     try:
         progress(f"loading {args.dataset}")

@@ -93,8 +93,10 @@ class Tally:
 # -- page requests with aiohttp --------------------------------------------------------
 
 
-async def _fetch_page(session: aiohttp.ClientSession, url: str, proxy: str, tally: Tally) -> None:
-    """Request one page through the proxy and count what came back."""
+async def _fetch_page(
+    session: aiohttp.ClientSession, url: str, proxy: str | None, tally: Tally
+) -> None:
+    """Request one page, through the proxy if there is one, and count what came back."""
     started = time.perf_counter()
     try:
         async with session.get(url, proxy=proxy, headers=PAGE_HEADERS) as response:
@@ -184,22 +186,26 @@ def throughput(urls: Sequence[str], proxy: Proxy, rounds: int) -> Json:
 
 def _load_process(
     urls: Sequence[str],
-    proxy_port: int,
+    proxy_port: int | None,
     stop: Event,
     ready: Connection,
     results: Any,
     *,
     rate: float | None,
 ) -> None:
-    """Keep LOADERS clients requesting the pages until told to stop; report the tally."""
-    tally = asyncio.run(_load(urls, f"http://127.0.0.1:{proxy_port}", rate, stop, ready))
+    """Keep LOADERS clients requesting the pages until told to stop; report the tally.
+
+    Without a `proxy_port` they request them straight from the origin.
+    """
+    proxy = f"http://127.0.0.1:{proxy_port}" if proxy_port else None
+    tally = asyncio.run(_load(urls, proxy, rate, stop, ready))
     listed = tally.failures[:MAX_LISTED_FAILURES]
     counts = (tally.reader, tally.original, listed, len(tally.failures))
     results.put((*counts, tally.seconds, tally.running))
 
 
 async def _load(
-    urls: Sequence[str], proxy: str, rate: float | None, stop: Event, ready: Connection
+    urls: Sequence[str], proxy: str | None, rate: float | None, stop: Event, ready: Connection
 ) -> Tally:
     """Run the loading clients, each cycling through the pages from its own start.
 
@@ -237,10 +243,13 @@ async def _load(
 class Loaders:
     """LOADERS clients in a child process, requesting the largest pages until stopped.
 
-    With a `rate`, they start at most that many pages a second between them.
+    With a `rate`, they start at most that many pages a second between them;
+    without a `proxy_port`, they request the pages straight from the origin.
     """
 
-    def __init__(self, urls: Sequence[str], proxy_port: int, rate: float | None = None) -> None:
+    def __init__(
+        self, urls: Sequence[str], proxy_port: int | None, rate: float | None = None
+    ) -> None:
         context = multiprocessing.get_context("spawn")
         self._stop = context.Event()
         self._ready, ready = context.Pipe(duplex=False)
@@ -284,8 +293,11 @@ class Loaders:
 # -- the probe -------------------------------------------------------------------------
 
 
-def probe(origin: Origin, proxy_port: int, count: int) -> Tally:
-    """Request the image and the stylesheet in turn `count` times, pausing between them."""
+def probe(origin: Origin, proxy_port: int | None, count: int) -> Tally:
+    """Request the image and the stylesheet in turn `count` times, pausing between them.
+
+    Without a `proxy_port` the requests go straight to the origin.
+    """
     client = Client(proxy_port)
     tally = Tally()
     kinds = ((origin.url("/image.png"), IMAGE_HEADERS), (origin.url("/style.css"), STYLE_HEADERS))
@@ -308,7 +320,7 @@ def probe(origin: Origin, proxy_port: int, count: int) -> Tally:
 
 def passthrough_under_load(
     origin: Origin,
-    proxy_port: int,
+    proxy_port: int | None,
     largest: Sequence[str],
     rounds: int,
     probes: int,
@@ -317,7 +329,8 @@ def passthrough_under_load(
 ) -> Json:
     """Time the probes on an idle proxy and while the loaders run, alternating per round.
 
-    With a `rate`, the loaders start at most that many pages a second.
+    With a `rate`, the loaders start at most that many pages a second. Without
+    a `proxy_port`, loaders and probes go straight to the origin.
     """
     phases: dict[str, list[Tally]] = {"idle": [], "loaded": []}
     loaders = Tally()

@@ -154,6 +154,37 @@ def concurrency_tables(results: Json) -> list[Table]:
     ]
 
 
+def floor_tables(results: Json) -> list[Table]:
+    """Return the probes' slowdown at each page rate, straight to the origin and via mitmdump."""
+    rows = [
+        (number(float(rate), 0), *_floor_cells(results["direct"][rate]),
+         *_floor_cells(results["mitmdump"][rate]))
+        for rate in results["direct"]
+    ]  # fmt: skip
+    largest = results["largest"]
+    options = " ".join(results.get("mitmdump_options", [])) or "its defaults"
+    title = (
+        f"The floor: probes (image, stylesheet) while 8 clients load the {len(largest)} largest "
+        f"pages at a paced rate, straight to the origin and through a bare mitmdump ({options}); "
+        f"p95 ms, median of {results['rounds']} rounds"
+    )
+    headers = (
+        "pages/s asked", "direct: pages/s", "idle", "loaded", "slowdown",
+        "mitmdump: pages/s", "idle", "loaded", "slowdown",
+    )  # fmt: skip
+    return [_table(title, headers, rows)]
+
+
+def _floor_cells(passthrough: Json) -> tuple[str, str, str, str]:
+    """Return the achieved page rate, the idle and loaded p95 and the slowdown of one run."""
+    return (
+        number(passthrough["loaders"]["pages_per_s"]),
+        number(passthrough["idle"]["p95_ms"]),
+        number(passthrough["loaded"]["p95_ms"]),
+        percent(passthrough["slowdown_p95"]),
+    )
+
+
 def _passthrough_table(results: Json) -> Table:
     """Return the probes' p50/p95 on the idle and the loaded proxy, and the slowdown."""
     largest = results["largest"]
@@ -292,6 +323,7 @@ TABLES: dict[str, Callable[[Json], list[Table]]] = {
     "extraction": extraction_tables,
     "proxy": proxy_tables,
     "concurrency": concurrency_tables,
+    "floor": floor_tables,
 }
 
 

@@ -153,11 +153,11 @@ class Proxy:
 def proxy_command(kind: ProxyKind, port: int, home: Path, options: Sequence[str] = ()) -> list[str]:
     """Return the command line of `plainview proxy` in reader mode, or of a bare mitmdump.
 
-    `options` are mitmproxy options (NAME=VALUE) for `plainview proxy` only.
+    `options` are mitmproxy options (NAME=VALUE) for either.
     """
+    extra = [part for option in options for part in ("--set", option)]
     confdir = f"confdir={home / 'mitmproxy'}"
     if kind == "plainview":
-        extra = [part for option in options for part in ("--set", option)]
         return [
             sys.executable, "-m", "addon.cli", "proxy", "--listen-port", str(port),
             "--config", str(home / "config" / "config.toml"), "--mode", "reader",
@@ -166,10 +166,12 @@ def proxy_command(kind: ProxyKind, port: int, home: Path, options: Sequence[str]
     mitmdump = mitmdump_path()
     if mitmdump is None:
         raise StartFailed("mitmdump not found; install mitmproxy")
-    # flow_detail=0 as `plainview proxy` sets it: no per-flow log lines in either.
+    # flow_detail=0 as `plainview proxy` sets it: no per-flow log lines in either,
+    # unless asked for (mitmdump refuses an option given twice).
+    quiet = [] if any(o.startswith("flow_detail=") for o in options) else ["--set", "flow_detail=0"]
     return [
         mitmdump, "--listen-host", "127.0.0.1", "--listen-port", str(port),
-        "--set", "flow_detail=0", "--set", confdir,
+        *quiet, "--set", confdir, *extra,
     ]  # fmt: skip
 
 
