@@ -76,6 +76,14 @@ def test_loaders_without_a_proxy_ask_the_origin_itself() -> None:
     assert {request["path"] for request in server.requests} == {"/page"}
 
 
+def test_passthrough_failures_count_probes_and_loaders() -> None:
+    runs = [
+        {"idle": {"failures": 1}, "loaded": {"failures": 2}, "loaders": {"failures": 4}},
+        {"idle": {"failures": 0}, "loaded": {"failures": 0}, "loaders": {"failures": 8}},
+    ]
+    assert concurrency.passthrough_failures(runs) == 15
+
+
 def test_probe_summary_takes_round_medians_and_the_slowdown() -> None:
     idle = [Tally(original=4, seconds=[0.010] * 4), Tally(original=4, seconds=[0.012] * 4)]
     loaded = [
@@ -111,9 +119,7 @@ def test_smoke_run_small_sample_one_round(tmp_path: Path) -> None:
     pages = load_pages(DEFAULT_DATASET, 4)
     # The two smallest pages stand in for the largest: the smoke run proves the parts work.
     largest = sorted(pages, key=lambda page: len(page.body))[:2]
-    results = concurrency.run(
-        pages,
-        largest,
+    setup = concurrency.Setup(
         rounds=1,
         probes=6,
         dataset=DEFAULT_DATASET,
@@ -121,6 +127,7 @@ def test_smoke_run_small_sample_one_round(tmp_path: Path) -> None:
         # A generous page budget: the first pages meet workers still starting.
         options=["plainview_timeout=60"],
     )
+    results = concurrency.run(pages, largest, setup)
     assert results["benchmark"] == "concurrency"
     assert results["failures"] == 0, results
     assert [entry["id"] for entry in results["largest"]] == [p.file_id for p in largest]

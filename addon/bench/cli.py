@@ -128,27 +128,22 @@ def run_concurrency(args: argparse.Namespace, pages: list[BenchPage], workdir: P
     """Run the concurrency benchmark: the largest pages for load, a spread for throughput."""
     spread = {page.file_id: page for page in pages}
     chosen = [spread[file_id] for file_id in sample_ids(list(spread), THROUGHPUT_PAGES)]
-    return concurrency.run(
-        chosen,
-        concurrency.largest_pages(pages),
-        rounds=args.rounds,
-        probes=args.probes,
-        dataset=args.dataset,
-        workdir=workdir,
-        options=args.mitm_options,
-    )
+    return concurrency.run(chosen, concurrency.largest_pages(pages), _setup(args, workdir))
 
 
 def run_floor(args: argparse.Namespace, pages: list[BenchPage], workdir: Path) -> Json:
     """Run the floor benchmark on the largest pages, as the concurrency benchmark loads them."""
-    return floor.run(
-        concurrency.largest_pages(pages),
-        rates=args.rates,
+    return floor.run(concurrency.largest_pages(pages), args.rates, _setup(args, workdir))
+
+
+def _setup(args: argparse.Namespace, workdir: Path) -> concurrency.Setup:
+    """Return the setup of the passthrough phases the command line asks for."""
+    return concurrency.Setup(
         rounds=args.rounds,
         probes=args.probes,
         dataset=args.dataset,
         workdir=workdir,
-        options=args.mitm_options,
+        options=tuple(args.mitm_options),
     )
 
 

@@ -16,7 +16,7 @@ import math
 import multiprocessing
 import queue
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.synchronize import Event
@@ -378,27 +378,35 @@ def largest_pages(pages: Sequence[BenchPage], count: int = LARGEST) -> list[Benc
     return sorted(pages, key=lambda page: len(page.body), reverse=True)[:count]
 
 
-def run(
-    pages: Sequence[BenchPage],
-    largest: Sequence[BenchPage],
-    *,
-    rounds: int,
-    probes: int,
-    dataset: Path,
-    workdir: Path,
-    options: Sequence[str] = (),
-) -> Json:
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """How a benchmark of passthrough phases runs."""
+
+    rounds: int  # rounds to take the medians over
+    probes: int  # probe requests per phase and round
+    dataset: Path  # where the origin reads the pages
+    workdir: Path  # where the proxies keep their files
+    options: Sequence[str] = ()  # mitmproxy options (NAME=VALUE) for the proxy measured
+
+
+def passthrough_failures(runs: Iterable[Json]) -> int:
+    """Count the failed requests of passthrough results: the probes' and the loaders'."""
+    return sum(run[name]["failures"] for run in runs for name in ("idle", "loaded", "loaders"))
+
+
+def run(pages: Sequence[BenchPage], largest: Sequence[BenchPage], setup: Setup) -> Json:
     """Serve the pages and measure passthrough latency under load and throughput.
 
     Then measure the passthrough slowdown of a bare mitmdump whose loaders are
-    paced to the page rate Plainview's achieved. `options` are mitmproxy
-    options (NAME=VALUE) for `plainview proxy`.
+    paced to the page rate Plainview's achieved. The setup's options are for
+    `plainview proxy`.
     """
+    rounds, probes, workdir = setup.rounds, setup.probes, setup.workdir
     ids = sorted({page.file_id for page in [*pages, *largest]})
     large_ids = [page.file_id for page in largest]
-    with run_origin(dataset, ids) as origin:
+    with run_origin(setup.dataset, ids) as origin:
         urls = [origin.url(page_path(page.file_id)) for page in pages]
-        with run_proxy("plainview", workdir / "plainview", options) as proxy:
+        with run_proxy("plainview", workdir / "plainview", setup.options) as proxy:
             # Warm up: start the workers and the connections.
             asyncio.run(_drain(urls[:4] * 2, f"http://127.0.0.1:{proxy.port}", 2))
             with MemorySampler(proxy.process.pid) as sampler:
@@ -408,11 +416,7 @@ def run(
         rate = passthrough["loaders"]["pages_per_s"]
         with run_proxy("mitmdump", workdir / "mitmdump") as bare:
             floor = passthrough_under_load(origin, bare.port, large_ids, rounds, probes, rate=rate)
-    failures = sum(
-        phases[name]["failures"]
-        for phases in (passthrough, floor)
-        for name in ("idle", "loaded", "loaders")
-    )
+    failures = passthrough_failures([passthrough, floor])
     failures += sum(level["failures"] for level in rates.values())
     return {
         "benchmark": "concurrency",

@@ -9,10 +9,9 @@ probes less than the proxy it runs in does.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
-from addon.bench import concurrency
 from addon.bench.common import BenchPage, Json, Target
+from addon.bench.concurrency import Setup, passthrough_failures, passthrough_under_load
 from addon.bench.servers import Origin, run_origin, run_proxy
 
 # Pages a second the 8 loading clients start between them: from light use to
@@ -20,38 +19,24 @@ from addon.bench.servers import Origin, run_origin, run_proxy
 DEFAULT_RATES = (5.0, 10.0, 20.0, 40.0)
 
 
-def run(
-    largest: Sequence[BenchPage],
-    *,
-    rates: Sequence[float],
-    rounds: int,
-    probes: int,
-    dataset: Path,
-    workdir: Path,
-    options: Sequence[str] = (),
-) -> Json:
+def run(largest: Sequence[BenchPage], rates: Sequence[float], setup: Setup) -> Json:
     """Time the probes idle and under paced load, without a proxy and through mitmdump.
 
-    `options` are mitmproxy options (NAME=VALUE) for the bare mitmdump.
+    The setup's options are for the bare mitmdump.
     """
     ids = [page.file_id for page in largest]
-    with run_origin(dataset, ids) as origin:
-        direct = _at_rates(origin, None, ids, rates=rates, rounds=rounds, probes=probes)
-        with run_proxy("mitmdump", workdir / "mitmdump", options) as bare:
-            relayed = _at_rates(origin, bare.port, ids, rates=rates, rounds=rounds, probes=probes)
-    failures = sum(
-        phases[name]["failures"]
-        for runs in (direct, relayed)
-        for phases in runs.values()
-        for name in ("idle", "loaded", "loaders")
-    )
+    with run_origin(setup.dataset, ids) as origin:
+        direct = _at_rates(origin, None, ids, rates, setup)
+        with run_proxy("mitmdump", setup.workdir / "mitmdump", setup.options) as bare:
+            relayed = _at_rates(origin, bare.port, ids, rates, setup)
+    failures = passthrough_failures([*direct.values(), *relayed.values()])
     return {
         "benchmark": "floor",
         "largest": [{"id": page.file_id, "bytes": len(page.body)} for page in largest],
-        "rounds": rounds,
-        "probes": probes,
+        "rounds": setup.rounds,
+        "probes": setup.probes,
         "rates": list(rates),
-        "mitmdump_options": list(options),
+        "mitmdump_options": list(setup.options),
         "direct": direct,
         "mitmdump": relayed,
         "failures": failures,
@@ -62,15 +47,13 @@ def _at_rates(
     origin: Origin,
     proxy_port: int | None,
     ids: Sequence[str],
-    *,
     rates: Sequence[float],
-    rounds: int,
-    probes: int,
+    setup: Setup,
 ) -> dict[str, Json]:
     """Measure the probes' slowdown at each rate, keyed by the rate as text."""
     return {
-        f"{rate:g}": concurrency.passthrough_under_load(
-            origin, proxy_port, ids, rounds, probes, rate=rate
+        f"{rate:g}": passthrough_under_load(
+            origin, proxy_port, ids, setup.rounds, setup.probes, rate=rate
         )
         for rate in rates
     }
