@@ -33,12 +33,16 @@ def test_chosen_benchmarks_keep_their_order() -> None:
         ["--rates", "5,x"],
         ["--rates", "0"],
         ["--rates", "nan"],
+        ["--rates", "inf"],
         ["--rates", "5,,10"],
     ],
 )
-def test_bad_arguments_exit_with_usage(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_arguments_exit_with_usage(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "report" of an empty folder: were the arguments taken, it would return, not run.
     with pytest.raises(SystemExit) as stopped:
-        cli.main(argv)
+        cli.main(["report", "--out", str(tmp_path), *argv])
     assert stopped.value.code == 2
     assert "usage: scripts/bench" in capsys.readouterr().err
 
