@@ -168,6 +168,7 @@ pv_ensure_venv() {
         pv_log "creating $venv with $python (${want#* })"
         "$python" -m venv "$venv" || pv_die "could not create $venv with $python"
     fi
+    pv_link_dev_package "$venv"
     stamp=$(pv_install_stamp "$@")
     if [[ -f $venv/$PV_STAMP_NAME && $(<"$venv/$PV_STAMP_NAME") == "$stamp" ]]; then
         return 0
@@ -180,6 +181,15 @@ pv_ensure_venv() {
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
         -e '.[dev]' "$@" || pv_die "pip install into $venv failed"
     printf '%s\n' "$stamp" >"$venv/$PV_STAMP_NAME"
+}
+
+# Make the dev tooling (scripts/plainview_dev: benchmarks, load test, gates)
+# importable in venv $1 by a .pth file: it is never part of the package.
+pv_link_dev_package() {
+    local site
+    site=$("$1/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))') \
+        || pv_die "$1/bin/python does not run"
+    printf '%s\n' "$(pwd -P)/scripts" >"$site/plainview-dev.pth"
 }
 
 # Print "sudo" when not root (and sudo exists); nothing when root.

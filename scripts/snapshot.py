@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from addon.core import Article, Skip, extract
-from addon.render import PageStyle, ReaderLinks, render_reader
+from addon.render.pages import PageStyle, ReaderLinks, render_reader
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -35,7 +35,8 @@ def pages(limit: int) -> Iterator[tuple[str, bytes]]:
     wcxb = sorted((SHARED / "datasets" / "wcxb-dev" / "html").glob("*.html.gz"))
     for path in wcxb[:limit] if limit else wcxb:
         yield f"wcxb/{path.name}", gzip.decompress(path.read_bytes())
-    roots = (SHARED / "corpora", SHARED / "datasets" / "readability-even", REPO / "tests" / "golden")
+    datasets = SHARED / "datasets"
+    roots = (SHARED / "corpora", datasets / "readability-even", REPO / "tests" / "golden")
     for root in roots:
         for path in sorted(p for p in root.rglob("*") if p.is_file()):
             if path.suffix in {".json", ".md", ".txt"} or path.name == "expected.html":

@@ -177,7 +177,8 @@ def link_text_bounds(str html not None):
     `text` counts the characters of the markup's text, an entity as one; a parse
     counts at most that many and at least `text - slack`, as it may leave out
     blank text between tags, the line break after <pre> and odd characters.
-    `linked` counts those inside <a>: at least what a parse finds in its links.
+    `linked` counts those inside <a>, once for each <a> open around them: at
+    least what a parse finds in its links, which counts nested links' text again.
     The markup is nh3's: "<" only starts a tag, "&" only an entity, and attribute
     values are quoted with double quotes.
     """
@@ -233,8 +234,8 @@ def link_text_bounds(str html not None):
         text += run
         if blank:
             slack += run
-        if links:
-            linked += run
+        # Text inside k nested <a> counts k times in a parse that sums each link's text.
+        linked += run * links
     return text, slack, linked
 
 

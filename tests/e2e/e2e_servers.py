@@ -19,8 +19,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-
-from addon.loadtest import free_port, stop, why_not_listening
+from plainview_dev.loadtest import free_port, stop, why_not_listening
 
 DATASET = Path(__file__).resolve().parents[3] / "shared/datasets/wcxb-dev"
 # A plain article page of the dataset (CDC, "Healthy Eating Tips").
@@ -217,7 +216,7 @@ def run_proxy(home: Path, *extra: str) -> Iterator[ProxyProcess]:
     config, confdir, log = home / "config" / "config.toml", home / "mitmproxy", home / "proxy.log"
     port = free_port()
     command = [
-        sys.executable, "-m", "addon.cli", "proxy",
+        sys.executable, "-m", "addon.cli.main", "proxy",
         "--listen-port", str(port), "--config", str(config), "--set", f"confdir={confdir}",
         # A generous page budget: the first pages meet workers still starting on a busy
         # machine; the timeout itself is covered by the unit tests.

@@ -1,6 +1,6 @@
 """End to end under load: a real `plainview proxy` between many clients and a local origin.
 
-A shorter run of `scripts/loadtest` (addon/loadtest.py): every body arrives
+A shorter run of `scripts/loadtest` (scripts/plainview_dev/loadtest.py): every body arrives
 byte-identical or, for pages, as a reader view; no request fails; large
 downloads stream; the proxy's memory stays bounded; and a worker killed in the
 middle of a page costs that page its reader view and nothing else.
@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 from e2e_servers import DATASET, PAGE_BUDGET, Fetched, ProxyProcess, fetch_through, run_proxy
-
-from addon.loadtest import (
+from plainview_dev.loadtest import (
     MIB,
     LoadSettings,
     OriginSpec,

@@ -15,8 +15,7 @@ import lxml.html
 import pytest
 from e2e_servers import OriginServer, ProxyProcess, proxy_or_fail
 from lxml.html import HtmlElement
-
-from addon.loadtest import pool_workers
+from plainview_dev.loadtest import pool_workers
 
 pytestmark = pytest.mark.e2e
 

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from e2e_servers import OriginServer, ProxyProcess, Resource, add_rule
+from plainview_dev import gates
 from playwright.sync_api import (
     BrowserContext,
     ConsoleMessage,
@@ -31,8 +32,6 @@ from playwright.sync_api import (
     Route,
     sync_playwright,
 )
-
-from addon import gates
 
 pytestmark = pytest.mark.e2e
 

@@ -6,8 +6,7 @@
 from __future__ import annotations
 
 import pytest
-
-from addon import gates
+from plainview_dev import gates
 
 SEED = 20240521
 INPUTS = 1000

@@ -18,8 +18,7 @@ from pathlib import Path
 import lxml.html
 import pytest
 from e2e_servers import Fetched, OriginServer, ProxyProcess, Resource, fetch_through
-
-from addon import gates
+from plainview_dev import gates
 
 BUDGET = 2.0
 # Per the corpora's READMEs.

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import lxml.html
 import pytest
-
-from addon import gates
+from plainview_dev import gates
 
 # The list's size per its README; a changed list must be looked at, not silently used.
 PAYLOAD_COUNT = 6613

@@ -1,0 +1,1 @@
+"""The `plainview` command: extract, eval and proxy."""

@@ -1,0 +1,384 @@
+"""The `plainview` command: `extract` pages as text, HTML or JSON, and `eval` extractors."""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import TypeVar, get_args
+
+from addon import __version__
+from addon.cli import proxy_command
+from addon.cli.sources import Page, ReadError, read_source
+from addon.core import ALGORITHMS, Article, ExtractParams, Skip, extract, params_for
+from addon.core.params import DEFAULT_ALGORITHM, Filter, Smoothing, TitleMethod
+from addon.evaluation import run as evaluation
+from addon.job.budget import OverBudget, time_budget
+
+PROG = "plainview"
+# The repository's checkout sits beside the shared data folder.
+DEFAULT_DATASET = Path(__file__).resolve().parents[3] / "shared/datasets/wcxb-dev"
+FORMATS = ("text", "html", "json", "jsonl")
+# Command-line names of the parameter overrides, as Namespace attributes.
+OVERRIDES = ("filter", "gap", "smoothing", "title_method", "max_bytes")
+# Seconds one page may take, as the proxy's own default: past it the page is skipped.
+DEFAULT_TIME_BUDGET = 2.0
+
+Result = Article | Skip
+_Number = TypeVar("_Number", int, float)
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One subcommand: its name, one-line help, how it adds its options, what it runs."""
+
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line and return the exit status."""
+    args = build_parser().parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = args.run
+    return run(args)
+
+
+def build_parser(commands: Sequence[Command] | None = None) -> argparse.ArgumentParser:
+    """Build the parser with one subparser per registered command."""
+    parser = argparse.ArgumentParser(prog=PROG, description="Reader-view extraction.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in COMMANDS if commands is None else commands:
+        subparser = subparsers.add_parser(command.name, help=command.help, description=command.help)
+        command.add_arguments(subparser)
+        subparser.set_defaults(run=command.run)
+    return parser
+
+
+def add_algorithm_arguments(parser: argparse.ArgumentParser, *, repeatable: bool) -> None:
+    """Add the options that pick an algorithm and override its parameters."""
+    group = parser.add_argument_group("algorithm")
+    if repeatable:
+        group.add_argument(
+            "--algorithm", action="append", choices=sorted(ALGORITHMS),
+            help=f"algorithm to run; repeat for several (default: {DEFAULT_ALGORITHM})",
+        )  # fmt: skip
+    else:
+        group.add_argument(
+            "--algorithm", choices=sorted(ALGORITHMS), default=DEFAULT_ALGORITHM,
+            help="algorithm to run (default: %(default)s)",
+        )  # fmt: skip
+    group.add_argument(
+        "--filter", type=int, choices=get_args(Filter),
+        help="hyperlink filter (§4.6.1): 0 none, 1 drop anchors, 2 bare anchors, 3 placeholder",
+    )  # fmt: skip
+    group.add_argument(
+        "--gap", type=_non_negative_int, metavar="N",
+        help="add regions at most N lines away (Algorithm 1)",
+    )  # fmt: skip
+    group.add_argument("--smoothing", choices=get_args(Smoothing), help="diff smoothing formula")
+    group.add_argument("--title-method", choices=get_args(TitleMethod), help="headline measure")
+    group.add_argument(
+        "--max-bytes", type=_positive_int, metavar="N", help="skip pages larger than N bytes"
+    )
+
+
+def params_from_args(algorithm: str, args: argparse.Namespace) -> ExtractParams:
+    """Return an algorithm's parameters with the command line's overrides applied."""
+    params = params_for(algorithm)
+    danag = params.danag
+    if args.filter is not None:
+        danag = replace(danag, filter=args.filter)
+    if args.gap is not None:
+        danag = replace(danag, gap=args.gap)
+    if args.smoothing is not None:
+        danag = replace(danag, smoothing=args.smoothing)
+    title = params.title
+    if args.title_method is not None:
+        title = replace(title, method=args.title_method)
+    max_bytes = params.max_bytes if args.max_bytes is None else args.max_bytes
+    return replace(params, danag=danag, title=title, max_bytes=max_bytes)
+
+
+def variant_name(algorithm: str, args: argparse.Namespace) -> str:
+    """Name an algorithm with its overrides, e.g. `danag[gap=40]`."""
+    changed = [
+        f"{name.replace('_', '-')}={getattr(args, name)}"
+        for name in OVERRIDES
+        if getattr(args, name) is not None
+    ]
+    return f"{algorithm}[{','.join(changed)}]" if changed else algorithm
+
+
+# -- extract ---------------------------------------------------------------------------
+
+
+def add_extract_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of `plainview extract`."""
+    parser.add_argument(
+        "sources", nargs="+", metavar="SOURCE",
+        help="an HTML file (.gz is decompressed), an http(s) URL, or - for standard input",
+    )  # fmt: skip
+    parser.add_argument(
+        "--url", help="the page's URL for file and stdin sources, to resolve its links"
+    )
+    parser.add_argument(
+        "--format", choices=FORMATS,
+        help="output format (default: text for one source, jsonl for several; "
+        "json prints one object for one source, an array for several)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--diagnostics", action="store_true", help="include diagnostics in json/jsonl output"
+    )
+    parser.add_argument(
+        "--timeout", type=_positive_float, default=20.0, metavar="SECONDS",
+        help="network timeout for URL sources (default: %(default)s)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--time-budget", type=_non_negative_float, default=DEFAULT_TIME_BUDGET,
+        metavar="SECONDS",
+        help="skip a page whose extraction takes longer; 0: no limit (default: %(default)s)",
+    )  # fmt: skip
+    add_algorithm_arguments(parser, repeatable=False)
+
+
+def run_extract(args: argparse.Namespace) -> int:
+    """Extract every source in turn; return 1 if any could not be read."""
+    params = params_from_args(args.algorithm, args)
+    sources: list[str] = args.sources
+    output = args.format or ("text" if len(sources) == 1 else "jsonl")
+    stdin = sys.stdin.buffer if "-" in sources and sys.stdin is not None else None
+    failed = False
+    records: list[dict[str, object]] = []
+    header = output == "text" and len(sources) > 1
+    for source in sources:
+        page = read_source(
+            source, max_bytes=params.max_bytes, url=args.url, timeout=args.timeout, stdin=stdin
+        )
+        if isinstance(page, ReadError):
+            _error(f"{page.source}: {page.reason}")
+            failed = True
+            continue
+        result, ms = timed_extract(page, params, budget=args.time_budget)
+        if output == "json":
+            records.append(full_record(page, result, ms, diagnostics=args.diagnostics))
+        else:
+            _emit(output, page, result, ms, diagnostics=args.diagnostics, header=header)
+    if output == "json" and (records or len(sources) > 1):
+        print(_dumps(records[0] if len(sources) == 1 else records, indent=1))
+    return 1 if failed else 0
+
+
+def timed_extract(
+    page: Page, params: ExtractParams, *, budget: float = 0.0
+) -> tuple[Result, float]:
+    """Extract one page within `budget` seconds (0: no limit) and measure the milliseconds."""
+    start = time.perf_counter()
+    try:
+        with time_budget(budget):
+            result: Result = extract(
+                page.body, url=page.url, content_type=page.content_type, params=params
+            )
+    except OverBudget:
+        result = Skip(f"over the time budget ({budget:g} s)")
+    return result, round((time.perf_counter() - start) * 1000, 3)
+
+
+def _emit(
+    output: str, page: Page, result: Result, ms: float, *, diagnostics: bool, header: bool
+) -> None:
+    """Print one source's result as a jsonl line, text or an HTML document."""
+    if output == "jsonl":
+        print(_dumps(summary_record(page, result, ms, diagnostics=diagnostics)))
+        return
+    if isinstance(result, Skip):
+        _error(f"{page.source}: no article ({result.reason})")
+        return
+    if header:
+        print(f"==> {page.source} <==")
+    print(format_text(result) if output == "text" else format_html(result))
+
+
+def summary_record(
+    page: Page, result: Result, ms: float, *, diagnostics: bool
+) -> dict[str, object]:
+    """Describe one source's result in the fields of a jsonl line."""
+    if isinstance(result, Skip):
+        record: dict[str, object] = {
+            "source": page.source, "url": page.url, "title": "", "text": "", "html": "",
+            "lang": None, "dir": None, "readerable": False, "skip": result.reason, "ms": ms,
+        }  # fmt: skip
+    else:
+        record = {
+            "source": page.source, "url": result.url or page.url, "title": result.title,
+            "text": result.text, "html": result.html, "lang": result.lang, "dir": result.dir,
+            "readerable": result.readerable, "skip": None, "ms": ms,
+        }  # fmt: skip
+    if diagnostics:
+        found = None if isinstance(result, Skip) else result.diagnostics
+        record["diagnostics"] = None if found is None else asdict(found)
+    return record
+
+
+def full_record(page: Page, result: Result, ms: float, *, diagnostics: bool) -> dict[str, object]:
+    """Describe one source's result with every field of the article."""
+    record = summary_record(page, result, ms, diagnostics=diagnostics)
+    if isinstance(result, Skip):
+        extra: dict[str, object] = {
+            "byline": None, "published": None, "site_name": None, "page_title": "",
+            "word_count": 0, "blocks": [],
+        }  # fmt: skip
+    else:
+        extra = asdict(result)
+        del extra["diagnostics"]
+    return record | {key: value for key, value in extra.items() if key not in record}
+
+
+def format_text(article: Article) -> str:
+    """Render an article as its headline, a blank line, then its text."""
+    return f"{article.title}\n\n{article.text}" if article.title else article.text
+
+
+def format_html(article: Article) -> str:
+    """Render an article as a minimal standalone HTML5 document."""
+    title = html.escape(article.title)
+    head_title = html.escape(article.title or article.page_title or "Untitled")
+    lang = f' lang="{html.escape(article.lang)}"' if article.lang else ""
+    heading = f"<h1>{title}</h1>\n" if title else ""
+    return (
+        f'<!DOCTYPE html>\n<html{lang} dir="{html.escape(article.dir)}">\n<head>\n'
+        '<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{head_title}</title>\n</head>\n<body>\n<article>\n{heading}"
+        f"{article.html}\n</article>\n</body>\n</html>"
+    )
+
+
+# -- eval ------------------------------------------------------------------------------
+
+
+def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of `plainview eval`."""
+    parser.add_argument(
+        "--dataset", type=Path, default=DEFAULT_DATASET, metavar="DIR",
+        help="dataset folder with html/ and ground-truth/ (default: %(default)s)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--split", choices=get_args(evaluation.Split), default="all",
+        help="pages by file id parity (default: %(default)s)",
+    )  # fmt: skip
+    parser.add_argument("--limit", type=_positive_int, metavar="N", help="only the first N pages")
+    parser.add_argument(
+        "--peers", action="store_true", help="also run trafilatura and readability-lxml"
+    )
+    parser.add_argument(
+        "--baselines", action="store_true",
+        help="also score whole-page text with the <title> and the first <h1> as headline",
+    )  # fmt: skip
+    parser.add_argument("--out", type=Path, metavar="FILE.json", help="write all scores here")
+    add_algorithm_arguments(parser, repeatable=True)
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    """Score the chosen extractors on the dataset; return 1 on any unreadable input."""
+    extractors = eval_extractors(args)
+    if isinstance(extractors, str):
+        _error(extractors)
+        return 1
+    report = evaluation.evaluate(
+        args.dataset, extractors, split=args.split, limit=args.limit, progress_stream=sys.stderr
+    )
+    if isinstance(report, str):
+        _error(report)
+        return 1
+    print(evaluation.format_report(report))
+    problem = evaluation.write_json(report, args.out) if args.out else None
+    if problem:
+        _error(problem)
+    return 1 if problem or report.errors else 0
+
+
+def eval_extractors(args: argparse.Namespace) -> list[evaluation.Extractor] | str:
+    """List the extractors the options ask for; a string says what is missing."""
+    algorithms = dict.fromkeys(args.algorithm or [DEFAULT_ALGORITHM])
+    extractors = [
+        evaluation.plainview_extractor(variant_name(name, args), params_from_args(name, args))
+        for name in algorithms
+    ]
+    if args.peers:
+        peers = evaluation.peer_extractors()
+        if isinstance(peers, str):
+            return peers
+        extractors += peers
+    if args.baselines:
+        extractors += evaluation.baseline_extractors()
+    return extractors
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+def _dumps(value: object, indent: int | None = None) -> str:
+    """Serialise to JSON, keeping non-ASCII text readable."""
+    return json.dumps(value, ensure_ascii=False, indent=indent)
+
+
+def _error(message: str) -> None:
+    """Print a one-line message on standard error."""
+    print(f"{PROG}: {message}", file=sys.stderr)
+
+
+def _non_negative_int(text: str) -> int:
+    """Parse an integer that is 0 or more, for argparse."""
+    return _bounded(int, text, minimum=0)
+
+
+def _positive_int(text: str) -> int:
+    """Parse an integer that is 1 or more, for argparse."""
+    return _bounded(int, text, minimum=1)
+
+
+def _non_negative_float(text: str) -> float:
+    """Parse a finite number that is 0 or more, for argparse."""
+    value = _bounded(float, text, minimum=0.0)
+    if math.isinf(value):
+        raise argparse.ArgumentTypeError(f"must be finite: {text!r}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    """Parse a number above 0, for argparse."""
+    value = _bounded(float, text, minimum=0.0)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"must be above 0: {text!r}")
+    return value
+
+
+def _bounded(kind: Callable[[str], _Number], text: str, *, minimum: _Number) -> _Number:
+    """Parse a number of a kind and check its lower bound, for argparse."""
+    try:
+        value = kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value >= minimum:  # also rejects nan
+        raise argparse.ArgumentTypeError(f"must be {minimum} or more: {text!r}")
+    return value
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("extract", "print the main content of pages", add_extract_arguments, run_extract),
+    Command("eval", "score extractors on a WCXB-layout dataset", add_eval_arguments, run_eval),
+    Command("proxy", "run the reader-view proxy", proxy_command.add_arguments, proxy_command.run),
+)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

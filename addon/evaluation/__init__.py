@@ -1,0 +1,1 @@
+"""`plainview eval`: extraction scored against datasets with ground truth."""

@@ -1,0 +1,1 @@
+"""The mitmproxy adapter: the addon, its entry file for mitmdump, and the worker pool."""

@@ -1,0 +1,620 @@
+"""The mitmproxy addon: top-level HTML pages become reader views; everything else passes.
+
+This is the only module that talks to mitmproxy. CPU work (extraction and
+rendering) runs in worker processes so the event loop never blocks; when it
+fails, is too slow or finds too little, the original response goes out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import multiprocessing
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+
+from mitmproxy import connection, ctx, exceptions, http
+from mitmproxy.addonmanager import Loader
+from mitmproxy.proxy.server_hooks import ServerConnectionHookData
+
+from addon.core import params_for
+from addon.job.reader_job import (
+    MIN_TEXT_CHARS,
+    PageJob,
+    PageOutcome,
+    lower_priority,
+    run_job,
+    warm_up,
+)
+from addon.proxy.pool import PipePool
+from addon.proxy.recent import PageRecord, RecentPages, new_id
+from addon.proxy.show_original import ShowOriginal, strip_marker, with_marker
+from addon.render.pages import PageStyle, ReaderLinks, content_security_policy
+from addon.settings.app import SettingsApp, WebReply, WebRequest
+from addon.settings.guard import (
+    SETTINGS_HOST,
+    SETTINGS_ORIGINS,
+    SecretError,
+    load_or_create_secret,
+    site_token,
+)
+from addon.settings.rules import (
+    MODES,
+    ConfigStore,
+    ConfigWriteError,
+    SiteSettings,
+    default_config_path,
+)
+
+log = logging.getLogger(__name__)
+
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+DEFAULT_MAX_BYTES = 8 * 1024 * 1024
+DEFAULT_TIMEOUT = "2.0"
+MAX_WORKERS = 64
+# flow.metadata keys: a response Plainview made itself; a page to show as it is.
+OWN_PAGE = "plainview_own"
+SHOW_ORIGINAL = "plainview_show_original"
+DECISION = "plainview_decision"
+READER_FORM_ACTION = " ".join([*sorted(SETTINGS_ORIGINS), "'self'"])
+# Headers of the original that would be wrong for the reader view.
+DROPPED_HEADERS = (
+    "content-encoding",
+    "transfer-encoding",
+    "content-length",
+    "etag",
+    "last-modified",
+    "content-security-policy",
+    "content-security-policy-report-only",
+    "content-md5",
+    "digest",
+)
+
+Transform = Callable[[PageJob], PageOutcome]
+# What the worker processes import up front: extraction and rendering, not mitmproxy.
+WORKER_MODULE = run_job.__module__
+# mitmproxy's exception class is untyped; this alias gives it a typed constructor.
+OptionsError: type[Exception] = exceptions.OptionsError
+
+
+def default_pool(workers: int = 0) -> PipePool:
+    """Return `workers` processes fed through pipes (0: one per core).
+
+    Workers never fork the threaded proxy process: where available, a fork
+    server that has imported only the worker's modules forks them (fast to
+    start), else each is spawned afresh.
+    """
+    workers = workers or os.cpu_count() or 1
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        forkserver = multiprocessing.get_context("forkserver")
+        forkserver.set_forkserver_preload([WORKER_MODULE])
+        return PipePool(workers, forkserver, initializer=lower_priority)
+    return PipePool(workers, multiprocessing.get_context("spawn"), initializer=lower_priority)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Why a response goes out as it is: "passthrough" (not a page) or "original"."""
+
+    action: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The validated options that bound the work done per page."""
+
+    max_bytes: int = DEFAULT_MAX_BYTES
+    timeout: float = float(DEFAULT_TIMEOUT)
+    mode: str = ""  # overrides the config file's default mode when set
+    workers: int = 0  # worker processes; 0: one per core
+
+
+def media_type(headers: http.Headers) -> str:
+    """Return the Content-Type's media type, lowercase, without parameters."""
+    return str(headers.get("content-type", "")).split(";", 1)[0].strip().lower()
+
+
+def is_attachment(headers: http.Headers) -> bool:
+    """Tell whether the response is a download (Content-Disposition: attachment)."""
+    disposition = str(headers.get("content-disposition", ""))
+    return disposition.split(";", 1)[0].strip().lower() == "attachment"
+
+
+def declared_length(headers: http.Headers) -> int | None:
+    """Return the Content-Length, or None when absent or malformed."""
+    value = str(headers.get("content-length", "")).strip()
+    return int(value) if value.isdigit() else None
+
+
+def is_page_load(flow: http.HTTPFlow) -> bool:
+    """Tell whether the flow is a top-level navigation to an HTML page."""
+    dest = flow.request.headers.get("sec-fetch-dest")
+    return (
+        flow.request.method == "GET"
+        and (dest is None or dest.lower() == "document")
+        and flow.response is not None
+        and media_type(flow.response.headers) in HTML_TYPES
+    )
+
+
+def refusal_by_headers(flow: http.HTTPFlow, max_bytes: int) -> str:
+    """Return why the response cannot become a reader view, from headers alone ("" if it can)."""
+    request, response = flow.request, flow.response
+    assert response is not None
+    dest = request.headers.get("sec-fetch-dest")
+    length = declared_length(response.headers)
+    reasons = (
+        (flow.metadata.get(OWN_PAGE, False), "Plainview's own page"),
+        # Answers made inside the proxy (mitm.it, other addons) never reached a server.
+        (flow.server_conn.timestamp_start is None, "not from the site"),
+        (flow.websocket is not None, "WebSocket"),
+        (request.method != "GET", f"method {request.method}"),
+        (response.status_code != 200, f"status {response.status_code}"),
+        (media_type(response.headers) not in HTML_TYPES, "not HTML"),
+        (dest is not None and dest.lower() != "document", f"Sec-Fetch-Dest: {dest}"),
+        (is_attachment(response.headers), "download (Content-Disposition: attachment)"),
+        (length is not None and length > max_bytes, f"too large ({length} bytes)"),
+    )
+    return next((reason for refused, reason in reasons if refused), "")
+
+
+def is_settings_host(host: str) -> bool:
+    """Tell whether a host name is Plainview's reserved settings host."""
+    return host.rstrip(".").lower() == SETTINGS_HOST
+
+
+def effective_mode(settings: SiteSettings, override: str) -> str:
+    """Return the site's mode: its rule's, else the override, else the config default."""
+    return override if override and settings.rule_index is None else settings.mode
+
+
+def page_style(settings: SiteSettings) -> PageStyle:
+    """Return how the site's reader view looks."""
+    return PageStyle(theme=settings.theme, font_size=settings.font_size, width=settings.width)
+
+
+def reader_links(url: str, scheme: str, host: str, secret: str, record_id: str) -> ReaderLinks:
+    """Return the toolbar targets of one reader page (same scheme as the page)."""
+    settings = f"{scheme}://{SETTINGS_HOST}/"
+    return ReaderLinks(
+        original_url=with_marker(url),
+        toggle_action=f"{settings}toggle",
+        settings_url=settings,
+        token=site_token(secret, host),
+        why_url=f"{settings}why?id={record_id}",
+    )
+
+
+def apply_reader_view(response: http.Response, outcome: PageOutcome) -> None:
+    """Replace the response's body and the headers that describe it with the reader view."""
+    assert outcome.html is not None
+    for name in DROPPED_HEADERS:
+        response.headers.pop(name, None)
+    response.headers["content-type"] = "text/html; charset=utf-8"
+    response.headers["content-security-policy"] = content_security_policy(
+        outcome.style_source, READER_FORM_ACTION
+    )
+    response.headers["referrer-policy"] = "no-referrer"
+    response.headers["cache-control"] = "no-store"
+    response.headers["x-content-type-options"] = "nosniff"
+    response.content = outcome.html
+
+
+def server_timing(total_ms: float, worker_ms: float) -> str:
+    """Describe the reader view's cost as a Server-Timing header (browsers' network panels)."""
+    # plainview: the proxy's wait for the reader view; plainview-worker: the
+    # worker's part of it (decode, extract, render); the rest is handing the page
+    # over and back. It replaces the origin's header, which timed the original.
+    return (
+        f'plainview;desc="reader view";dur={total_ms:.1f}, '
+        f'plainview-worker;desc="extraction and rendering";dur={worker_ms:.1f}'
+    )
+
+
+def make_response(reply: WebReply) -> http.Response:
+    """Turn a settings-app reply into a mitmproxy response."""
+    return http.Response.make(reply.status, reply.body, dict(reply.headers))
+
+
+def web_request(flow: http.HTTPFlow) -> WebRequest:
+    """Describe a request to the settings host for the settings app."""
+    request = flow.request
+    return WebRequest(
+        method=request.method,
+        scheme=request.scheme,
+        path=request.path,
+        headers={
+            name.decode("latin-1").lower(): value.decode("latin-1")
+            for name, value in request.headers.fields
+        },
+        body=request.get_content(strict=False) or b"",
+    )
+
+
+# A pool of workers: the default pipe-fed processes, or any executor (tests use threads).
+Pool = PipePool | Executor
+# Makes a pool of that many workers (0: one per core).
+PoolFactory = Callable[[int], Pool]
+
+
+class WorkerPool:
+    """A pool of worker processes, recreated when it breaks or changes size."""
+
+    def __init__(self, factory: PoolFactory) -> None:
+        self._factory = factory
+        self._pool: Pool | None = None
+        self.size = 0
+
+    def get(self) -> Pool:
+        """Return the pool, creating it on first use."""
+        if self._pool is None:
+            self._pool = self._factory(self.size)
+        return self._pool
+
+    def resize(self, size: int) -> None:
+        """Use `size` workers from the next page on (0: one per core)."""
+        if size != self.size:
+            self.size = size
+            self.shutdown()  # pages running in the old workers go out as the original
+
+    async def start(self) -> None:
+        """Start the workers, so the first page does not wait for them."""
+        pool = self.get()
+        if isinstance(pool, PipePool):
+            await pool.start()
+            return
+        for _ in range(self.size or os.cpu_count() or 1):
+            pool.submit(warm_up).add_done_callback(_report_warm_up)
+
+    async def run(self, transform: Transform, job: PageJob, timeout: float) -> PageOutcome:
+        """Run one job in the pool; raise TimeoutError past `timeout` seconds."""
+        pool = self.get()
+        if isinstance(pool, PipePool):  # it replaces a dead worker itself
+            outcome: PageOutcome = await asyncio.wait_for(pool.run(transform, job), timeout)
+            return outcome
+        loop = asyncio.get_running_loop()
+        try:
+            future = loop.run_in_executor(pool, transform, job)
+        except BrokenProcessPool:
+            # The pool broke with no page in it (a worker died between pages, or
+            # while starting): this page had no part in it, so a fresh pool takes it.
+            self.replace(pool)
+            pool = self.get()
+            assert not isinstance(pool, PipePool)
+            future = loop.run_in_executor(pool, transform, job)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except BrokenProcessPool:
+            self.replace(pool)
+            raise
+
+    def replace(self, broken: Executor) -> None:
+        """Drop a broken pool (once, however many jobs saw it break)."""
+        if self._pool is broken:
+            self._pool = None
+            broken.shutdown(wait=False, cancel_futures=True)
+
+    def shutdown(self) -> None:
+        """Stop the workers without waiting for running jobs."""
+        pool, self._pool = self._pool, None
+        if isinstance(pool, PipePool):
+            pool.shutdown()
+        elif pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+class Plainview:
+    """Turn top-level HTML pages into reader views; serve the settings host."""
+
+    def __init__(
+        self,
+        transform: Transform = run_job,
+        pool_factory: PoolFactory = default_pool,
+        *,
+        min_text_chars: int = MIN_TEXT_CHARS,
+        recent_size: int = 100,
+    ) -> None:
+        self.transform = transform
+        self.pool = WorkerPool(pool_factory)
+        self.min_text_chars = min_text_chars
+        self.recent = RecentPages(recent_size)
+        self.show_original = ShowOriginal()
+        self.limits = Limits()
+        self.store: ConfigStore | None = None
+        self.secret = ""
+        self.params = params_for()
+        self.settings_clients: set[str] = set()  # connections that CONNECTed to the settings host
+
+    # -- options ---------------------------------------------------------------------
+
+    def load(self, loader: Loader) -> None:
+        """Declare Plainview's options."""
+        loader.add_option(
+            "plainview_config", str, "",
+            "Site settings file (TOML); empty: the user config directory's.",
+        )  # fmt: skip
+        loader.add_option(
+            "plainview_mode", str, "",
+            "Mode for sites without a rule: reader, original or auto; empty: the file's default.",
+        )  # fmt: skip
+        loader.add_option(
+            "plainview_max_bytes", int, DEFAULT_MAX_BYTES,
+            "Pages with larger bodies pass through untouched.",
+        )  # fmt: skip
+        loader.add_option(
+            "plainview_timeout", str, DEFAULT_TIMEOUT,
+            "Seconds one page may take to become a reader view; past it the original goes out.",
+        )  # fmt: skip
+        loader.add_option(
+            "plainview_workers", int, 0,
+            "Worker processes that build reader views; 0: one per core.",
+        )  # fmt: skip
+
+    def configure(self, updated: set[str]) -> None:
+        """Validate the options; open the site settings and the secret token."""
+        options = ctx.options
+        self.limits = Limits(
+            max_bytes=_check_max_bytes(options.plainview_max_bytes),
+            timeout=_check_timeout(options.plainview_timeout),
+            mode=_check_mode(options.plainview_mode),
+            workers=_check_workers(options.plainview_workers),
+        )
+        self.pool.resize(self.limits.workers)
+        if "plainview_config" in updated or self.store is None:
+            self._open_config(options.plainview_config)
+        if "stream_large_bodies" in options and not options.stream_large_bodies:
+            # mitmproxy buffers a body of unknown length (chunked) whole; with this
+            # it switches to streaming once the buffer passes the page limit.
+            options.stream_large_bodies = str(self.limits.max_bytes)
+
+    def _open_config(self, option: str) -> None:
+        """Open the config file (created if missing) and the secret token beside it."""
+        path = Path(option).expanduser() if option else default_config_path()
+        try:
+            store = ConfigStore(path)
+            store.ensure_exists()
+            secret = load_or_create_secret(path.parent / "secret-token")
+        except (OSError, ConfigWriteError, SecretError) as error:
+            raise OptionsError(f"plainview_config: {error}") from error
+        if store.error is not None:
+            # The proxy still runs on the last good settings; the settings page shows this too.
+            log.warning("plainview: %s", store.error)
+        self.store, self.secret = store, secret
+
+    async def running(self) -> None:
+        """Start the workers now, so the first page does not wait for them."""
+        try:
+            await self.pool.start()
+        except OSError as error:  # the first page tries again
+            log.warning("plainview: the workers did not start: %s", error)
+
+    def done(self) -> None:
+        """Stop the workers."""
+        self.pool.shutdown()
+
+    # -- connections and requests ----------------------------------------------------
+
+    def server_connect(self, data: ServerConnectionHookData) -> None:
+        """Never connect upstream to the reserved settings host, over HTTP or HTTPS."""
+        address = data.server.address
+        # Behind an upstream proxy the address is the upstream's: the client's
+        # CONNECT to the settings host tells instead.
+        to_settings = address is not None and is_settings_host(address[0])
+        if to_settings or data.client.id in self.settings_clients:
+            data.server.error = f"{SETTINGS_HOST} is served by Plainview itself"
+
+    def client_disconnected(self, client: connection.Client) -> None:
+        """Forget a closed connection's CONNECT to the settings host."""
+        self.settings_clients.discard(client.id)
+
+    def http_connect(self, flow: http.HTTPFlow) -> None:
+        """Accept a CONNECT to the settings host here, so no upstream connection is tried."""
+        if is_settings_host(flow.request.host):
+            self.settings_clients.add(flow.client_conn.id)
+            flow.metadata[OWN_PAGE] = True
+            flow.response = http.Response.make(200)
+            flow.response.reason = "Connection established"
+            flow.response.headers.clear()
+
+    def request(self, flow: http.HTTPFlow) -> None:
+        """Serve the settings host; turn a show-original link into a one-time pass."""
+        request = flow.request
+        if is_settings_host(request.host):
+            self._serve_settings(flow)
+            return
+        path, marked = strip_marker(request.path)
+        if marked:
+            # The site never sees the marker: it is stripped here, and a GET is
+            # redirected to the clean URL, so the address bar and Referer lose it too.
+            request.path = path
+            if request.method == "GET":
+                self._redirect_to_original(flow)
+        elif request.method == "GET" and self.show_original.take(request.url):
+            flow.metadata[SHOW_ORIGINAL] = True
+
+    def _redirect_to_original(self, flow: http.HTTPFlow) -> None:
+        """Answer a show-original link with a redirect to the page, passed once untransformed."""
+        url = flow.request.url
+        self.show_original.allow(url)
+        flow.metadata[OWN_PAGE] = True
+        flow.response = http.Response.make(303, b"", {"location": url, "cache-control": "no-store"})
+
+    def _serve_settings(self, flow: http.HTTPFlow) -> None:
+        """Answer a request to the settings host without going upstream."""
+        flow.metadata[OWN_PAGE] = True
+        app = self._app()
+        if app is None:
+            flow.response = http.Response.make(503, b"Plainview is not configured yet.")
+            return
+        flow.response = make_response(app.handle(web_request(flow)))
+
+    def _app(self) -> SettingsApp | None:
+        """Return the settings app over the current config (None before configure)."""
+        if self.store is None:
+            return None
+        return SettingsApp(self.store, self.recent, self.secret, self.limits.mode)
+
+    # -- responses -------------------------------------------------------------------
+
+    def responseheaders(self, flow: http.HTTPFlow) -> None:
+        """Stream what will go out as it is, so it is not buffered."""
+        if flow.response is None or flow.metadata.get(OWN_PAGE):
+            return
+        if flow.response.status_code == 101:
+            return  # a protocol switch has no body to buffer
+        decision = self._decide(flow)
+        if decision is not None:
+            flow.metadata[DECISION] = decision
+            flow.response.stream = True
+
+    def _decide(self, flow: http.HTTPFlow) -> Decision | None:
+        """Return why the response goes out as it is, or None when it may be transformed."""
+        reason = refusal_by_headers(flow, self.limits.max_bytes)
+        if reason:
+            return Decision("passthrough", reason)
+        if flow.metadata.get(SHOW_ORIGINAL):
+            return Decision("original", "show original requested")
+        settings = self._settings(flow)
+        if settings is None:
+            return Decision("passthrough", "not configured")
+        if effective_mode(settings, self.limits.mode) == "original":
+            return Decision("original", "original mode for this site")
+        return None
+
+    def _settings(self, flow: http.HTTPFlow) -> SiteSettings | None:
+        """Return the settings of the flow's site (None before configure)."""
+        if self.store is None:
+            return None
+        return self.store.current().settings_for(flow.request.pretty_host, flow.request.path)
+
+    async def response(self, flow: http.HTTPFlow) -> None:
+        """Replace an eligible page with its reader view; otherwise leave it untouched."""
+        response = flow.response
+        if response is None or flow.metadata.get(OWN_PAGE):
+            return
+        decision = flow.metadata.get(DECISION) or self._decide(flow)
+        if decision is None and response.stream:
+            decision = Decision(
+                "passthrough", "streamed: body over the size limit, or by another addon"
+            )
+        if decision is not None:
+            if is_page_load(flow):
+                self._record(flow, decision.action, decision.reason, 0.0)
+            return
+        started = time.perf_counter()
+        outcome = await self._transform(flow)
+        ms = (time.perf_counter() - started) * 1000
+        if outcome.html is None:
+            self._record(flow, "original", outcome.reason, ms, outcome)
+            return
+        apply_reader_view(response, outcome)
+        response.headers["server-timing"] = server_timing(ms, outcome.worker_ms)
+        self._record(flow, "reader", outcome.reason, ms, outcome)
+
+    async def _transform(self, flow: http.HTTPFlow) -> PageOutcome:
+        """Build the job and run it in the pool; any failure becomes a refusal."""
+        assert flow.response is not None
+        raw = flow.response.raw_content
+        if raw is None or len(raw) > self.limits.max_bytes:
+            size = 0 if raw is None else len(raw)
+            return PageOutcome(None, "", f"too large or empty ({size} bytes)")
+        # The worker decodes the body: no decompression (or bomb) on the event loop.
+        job = self._job(flow, raw, new_id())
+        return await self._run(job)
+
+    async def _run(self, job: PageJob) -> PageOutcome:
+        """Run a job; turn a timeout, a crash or an error into a reason to keep the original."""
+        try:
+            return await self.pool.run(self.transform, job, self.limits.timeout)
+        except TimeoutError:
+            return PageOutcome(None, "", f"timed out after {self.limits.timeout:g} s")
+        except BrokenProcessPool:
+            return PageOutcome(None, "", "the worker process crashed")
+        except Exception as error:  # any failure in the worker must leave the page intact
+            return PageOutcome(None, "", f"extraction failed: {type(error).__name__}: {error}")
+
+    def _job(self, flow: http.HTTPFlow, body: bytes, record_id: str) -> PageJob:
+        """Describe the work for one page."""
+        settings = self._settings(flow)
+        assert settings is not None and flow.response is not None
+        url = flow.request.url
+        flow.metadata["plainview_id"] = record_id
+        host = flow.request.pretty_host
+        return PageJob(
+            body=body,
+            url=url,
+            content_type=flow.response.headers.get("content-type", ""),
+            mode=effective_mode(settings, self.limits.mode),
+            style=page_style(settings),
+            links=reader_links(url, flow.request.scheme, host, self.secret, record_id),
+            params=self.params,
+            min_text_chars=self.min_text_chars,
+            content_encoding=flow.response.headers.get("content-encoding", ""),
+            max_bytes=self.limits.max_bytes,
+            # A job still queued past the budget is skipped, one running past it stopped.
+            deadline=time.time() + self.limits.timeout,
+        )
+
+    def _record(
+        self,
+        flow: http.HTTPFlow,
+        action: str,
+        reason: str,
+        ms: float,
+        outcome: PageOutcome | None = None,
+    ) -> None:
+        """Remember what happened to one page and log it in one line."""
+        record_id = str(flow.metadata.get("plainview_id") or new_id())
+        title = outcome.title if outcome else ""
+        diagnostics = outcome.diagnostics if outcome else None
+        url = flow.request.url
+        self.recent.add(PageRecord(record_id, url, action, reason, ms, title, diagnostics))
+        log.info("plainview: %s %s: %s (%.0f ms)", action, url, reason, ms)
+
+
+def _report_warm_up(future: Future[bool]) -> None:
+    """Log a worker that failed to start (the next page recreates the pool)."""
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("plainview: a worker failed to start: %r", future.exception())
+
+
+def _check_mode(value: str) -> str:
+    """Validate plainview_mode."""
+    if value not in ("", *MODES):
+        raise OptionsError(
+            f"plainview_mode must be one of reader, original, auto or empty, not {value!r}"
+        )
+    return value
+
+
+def _check_max_bytes(value: int) -> int:
+    """Validate plainview_max_bytes."""
+    if value <= 0:
+        raise OptionsError(f"plainview_max_bytes must be above 0, not {value}")
+    return value
+
+
+def _check_workers(value: int) -> int:
+    """Validate plainview_workers (0: one per core)."""
+    # Each worker holds 70-110 MiB once it has seen large pages (docs/performance.md).
+    if not 0 <= value <= MAX_WORKERS:
+        raise OptionsError(f"plainview_workers must be from 0 to {MAX_WORKERS}, not {value}")
+    return value
+
+
+def _check_timeout(value: str) -> float:
+    """Validate plainview_timeout (seconds, a number above 0)."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise OptionsError(f"plainview_timeout must be a number of seconds above 0, not {value!r}")
+    return seconds

@@ -1,0 +1,1 @@
+"""Reader, settings and why pages from the templates."""

@@ -1,0 +1,218 @@
+"""Render Plainview's pages (reader view, settings, "why", messages) from templates.
+
+Templates are compiled once at import; every page carries its CSS inline in
+one `<style>` element whose SHA-256 goes into the Content-Security-Policy.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
+from markupsafe import Markup
+
+from addon.core.result import Article, Block
+
+TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
+
+_ENV = Environment(
+    loader=FileSystemLoader(TEMPLATE_DIR),
+    autoescape=True,
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    # The templates ship with the package: no page render needs to stat their
+    # files to see whether they changed (the reader page extends its base).
+    auto_reload=False,
+)
+_READER = _ENV.get_template("reader.html")
+_SETTINGS = _ENV.get_template("settings.html")
+_WHY = _ENV.get_template("why.html")
+_MESSAGE = _ENV.get_template("message.html")
+# The stylesheet is a template only so the dark colours are written once.
+_CSS = _ENV.get_template("plainview.css").render()
+
+# A BCP 47 language tag, loosely: "en", "pt-BR", "zh-Hant-TW".
+_LANG_TAG = re.compile(r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*")
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_HEADING_OPEN = re.compile(r"^(\s*<)h[1-6](?=[\s>/])", re.IGNORECASE)
+_HEADING_CLOSE = re.compile(r"</h[1-6]\s*>(\s*)$", re.IGNORECASE)
+THEMES = ("auto", "light", "dark", "sepia")
+# The reader view's text size at 100 percent: 18 px with the browsers' default 16 px rem.
+BASE_FONT_REM = 1.125
+
+
+@dataclass(frozen=True, slots=True)
+class PageStyle:
+    """How a page looks: theme, text size (percent of the base) and column width (CSS em)."""
+
+    theme: str = "auto"
+    font_size: int = 100
+    width: int = 40
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderLinks:
+    """Where the reader page's toolbar points; `token` authorises its toggles."""
+
+    original_url: str
+    toggle_action: str
+    settings_url: str
+    token: str
+    why_url: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A rendered page and the CSP source that allows its inline style."""
+
+    body: bytes
+    style_source: str  # "'sha256-...'"
+
+
+@dataclass(frozen=True, slots=True)
+class MetaItem:
+    """One item of the byline row; `datetime` is set for machine-readable dates."""
+
+    text: str
+    datetime: str = ""
+
+
+def style_block(style: PageStyle) -> str:
+    """Return the exact text of the page's `<style>` element."""
+    # The theme is an attribute on <html>; only the sizes vary the CSS text.
+    # The base size is in rem, so the browser's own text size setting still counts.
+    size = BASE_FONT_REM * int(style.font_size) / 100
+    # The width is in em of the reader text; rem keeps it the same in the smaller toolbar.
+    measure = size * int(style.width)
+    root = f":root{{--font-size:{size:.4g}rem;--measure:{measure:.4g}rem}}\n"
+    return root + _CSS
+
+
+def style_source(css: str) -> str:
+    """Return the CSP source expression (hash) that allows exactly this style text."""
+    digest = hashlib.sha256(css.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+
+
+def content_security_policy(style_src: str, form_action: str) -> str:
+    """Return the strict policy of every page Plainview serves."""
+    return (
+        f"default-src 'none'; img-src * data:; style-src {style_src}; "
+        f"form-action {form_action}; base-uri 'none'; frame-ancestors 'none'"
+    )
+
+
+def _lang(article: Article) -> str:
+    """Return the article's language tag, or "und" (undetermined) when unknown or malformed."""
+    lang = (article.lang or "").strip()
+    return lang if _LANG_TAG.fullmatch(lang) else "und"
+
+
+def _meta(article: Article, site_name: str, *, words_per_minute: int = 230) -> list[MetaItem]:
+    """Return the byline row: author, date, site name, reading time, when known."""
+    items: list[MetaItem] = []
+    if article.byline:
+        items.append(MetaItem(article.byline))
+    if article.published:
+        date = article.published.strip()
+        # An ISO date-time shows as its date: the time of day is noise in a byline.
+        stamp = date[:10] if _ISO_DATE.match(date) else ""
+        items.append(MetaItem(stamp or date, stamp))
+    if site_name:
+        items.append(MetaItem(site_name))
+    if article.word_count > 0:
+        minutes = max(1, math.ceil(article.word_count / words_per_minute))
+        items.append(MetaItem(f"{minutes} min read"))
+    return items
+
+
+def _retag(html: str, level: int) -> str:
+    """Change a heading block's element to h<level>, keeping its attributes and content."""
+    html = _HEADING_OPEN.sub(lambda m: f"{m.group(1)}h{level}", html, count=1)
+    return _HEADING_CLOSE.sub(lambda m: f"</h{level}>{m.group(1)}", html, count=1)
+
+
+def _heading_level(block: Block) -> int:
+    """Return 1-6 for a heading block, 0 for any other."""
+    kind = block.kind.lower()
+    return int(kind[1]) if len(kind) == 2 and kind[0] == "h" and kind[1] in "123456" else 0
+
+
+def content_html(blocks: Sequence[Block]) -> str:
+    """Join the blocks, renumbering headings to start at h2 and never skip a level.
+
+    The page's h1 is the headline; sites often start their text at h3 or repeat
+    an h1, which would break the outline screen readers navigate by.
+    """
+    levels = [_heading_level(block) for block in blocks]
+    top = min((level for level in levels if level), default=2)
+    parts: list[str] = []
+    previous = 1
+    for block, level in zip(blocks, levels, strict=True):
+        html = block.html
+        if level:
+            # Shift the outline so its top is h2; a deeper jump is capped at one level.
+            new_level = min(level - top + 2, previous + 1, 6)
+            html, previous = _retag(html, new_level), new_level
+        parts.append(html)
+    return "\n".join(parts)
+
+
+def _page(template: Template, style: PageStyle, **context: Any) -> Rendered:
+    """Render one template with the shared style block and return it with its hash."""
+    css = style_block(style)
+    theme = style.theme if style.theme in THEMES else "auto"
+    html = template.render(style=Markup(css), theme=theme, **context)
+    return Rendered(html.encode("utf-8"), style_source(css))
+
+
+def render_reader(
+    article: Article, page_url: str, style: PageStyle, links: ReaderLinks
+) -> Rendered:
+    """Render the reader view of one article."""
+    site_name = article.site_name or urlsplit(page_url).hostname or ""
+    return _page(
+        _READER,
+        style,
+        lang=_lang(article),
+        dir="rtl" if article.dir == "rtl" else "ltr",
+        article=article,
+        page_url=page_url,
+        site_name=site_name,
+        meta=_meta(article, site_name),
+        # Block.html is sanitised by the core; it must not be escaped again.
+        content=Markup(content_html(article.blocks)),
+        links=links,
+    )
+
+
+def render_settings(style: PageStyle, **context: Any) -> Rendered:
+    """Render the settings page (defaults, rules, config error, recent pages)."""
+    return _page(_SETTINGS, style, lang="en", dir="ltr", **context)
+
+
+def render_why(style: PageStyle, **context: Any) -> Rendered:
+    """Render the "Why this content?" page of one recent page."""
+    return _page(_WHY, style, lang="en", dir="ltr", **context)
+
+
+def render_message(style: PageStyle, title: str, message: str, back_url: str = "") -> Rendered:
+    """Render a short page with a title and one message (errors, refusals)."""
+    return _page(
+        _MESSAGE,
+        style,
+        lang="en",
+        dir="ltr",
+        title=title,
+        message=message,
+        back_url=back_url,
+    )

@@ -1,0 +1,324 @@
+"""The pages of the reserved settings host: settings, "why this content", and toggles.
+
+Requests come in as plain data and replies go out as plain data; the proxy
+turns them into mitmproxy objects. State changes only by POST with the
+secret token and a same-origin check (see `addon.settings.guard`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+from urllib.parse import parse_qs, urlsplit
+
+from addon.proxy.recent import RecentPages
+from addon.render.chart import build_chart, summarize
+from addon.render.pages import PageStyle, Rendered, content_security_policy, render_message
+from addon.render.pages import render_settings as render_settings_page
+from addon.render.pages import render_why as render_why_page
+from addon.settings.guard import SETTINGS_ORIGINS, refuse_settings_post, refuse_toggle_post
+from addon.settings.rules import (
+    FONT_SIZE_MAX,
+    FONT_SIZE_MIN,
+    MODES,
+    THEMES,
+    WIDTH_MAX,
+    WIDTH_MIN,
+    ConfigStore,
+    ConfigWriteError,
+    Field,
+    Rule,
+    Theme,
+)
+
+S = TypeVar("S", bound=str)
+
+# Accepted ranges of the number fields (percent and em), as the config file's.
+FONT_SIZES = range(FONT_SIZE_MIN, FONT_SIZE_MAX + 1)
+WIDTHS = range(WIDTH_MIN, WIDTH_MAX + 1)
+# Forms are tiny; anything larger is not ours.
+MAX_FORM_BYTES = 16 * 1024
+SETTINGS_FORM_ACTION = " ".join(["'self'", *sorted(SETTINGS_ORIGINS)])
+
+
+@dataclass(frozen=True, slots=True)
+class WebRequest:
+    """One request to the settings host; header names are lowercase."""
+
+    method: str
+    scheme: str
+    path: str  # with the query
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: bytes = b""
+
+
+@dataclass(frozen=True, slots=True)
+class WebReply:
+    """One reply from the settings host."""
+
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    body: bytes = b""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleView:
+    """One site rule as the settings page shows it."""
+
+    index: int
+    host: str
+    path: str
+    mode: str
+    theme: str
+    font_size: int | None
+    width: int | None
+
+
+class FormError(Exception):
+    """A submitted form has a field that is missing or out of range."""
+
+
+def html_reply(status: int, page: Rendered) -> WebReply:
+    """Return an HTML page with Plainview's strict headers."""
+    headers = (
+        ("content-type", "text/html; charset=utf-8"),
+        (
+            "content-security-policy",
+            content_security_policy(page.style_source, SETTINGS_FORM_ACTION),
+        ),
+        # same-origin: the settings forms then send their real Origin header.
+        ("referrer-policy", "same-origin"),
+        ("cache-control", "no-store"),
+        ("x-content-type-options", "nosniff"),
+    )
+    return WebReply(status, headers, page.body)
+
+
+def redirect(location: str) -> WebReply:
+    """Return a 303 See Other to `location`."""
+    return WebReply(303, (("location", location), ("cache-control", "no-store")))
+
+
+def read_form(request: WebRequest) -> dict[str, str]:
+    """Return the first value of each urlencoded form field."""
+    if len(request.body) > MAX_FORM_BYTES:
+        raise FormError("the form is too large")
+    text = request.body.decode("utf-8", errors="replace")
+    return {name: values[0] for name, values in parse_qs(text, keep_blank_values=True).items()}
+
+
+def choose(form: Mapping[str, str], name: str, allowed: tuple[S, ...]) -> S:
+    """Return a field that must be one of `allowed`."""
+    value = form.get(name, "")
+    for option in allowed:
+        if value == option:
+            return option
+    raise FormError(f"{name} must be one of {', '.join(allowed)}")
+
+
+def number(form: Mapping[str, str], name: str, allowed: range) -> int | None:
+    """Return an optional whole-number field within `allowed` (None when blank)."""
+    text = form.get(name, "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or int(text) not in allowed:
+        raise FormError(f"{name} must be a whole number from {allowed.start} to {allowed.stop - 1}")
+    return int(text)
+
+
+@dataclass(frozen=True, slots=True)
+class StyleForm:
+    """The theme, text size and width a form sets; `blank` names the fields left empty."""
+
+    theme: Theme | None
+    font_size: int | None
+    width: int | None
+    blank: tuple[Field, ...]
+
+
+def style_form(form: Mapping[str, str]) -> StyleForm:
+    """Read the theme, text size and width fields (each may be blank)."""
+    theme = choose(form, "theme", THEMES) if form.get("theme") else None
+    font_size = number(form, "font_size", FONT_SIZES)
+    width = number(form, "width", WIDTHS)
+    values: dict[Field, object] = {"theme": theme, "font_size": font_size, "width": width}
+    blank = tuple(name for name, value in values.items() if value is None)
+    return StyleForm(theme, font_size, width, blank)
+
+
+class SettingsApp:
+    """Answer requests to the settings host over one config store."""
+
+    def __init__(
+        self, store: ConfigStore, recent: RecentPages, secret: str, mode_override: str = ""
+    ) -> None:
+        self.store = store
+        self.recent = recent
+        self.secret = secret
+        self.mode_override = mode_override
+
+    def handle(self, request: WebRequest) -> WebReply:
+        """Route one request."""
+        route = urlsplit(request.path).path
+        pages: dict[str, Callable[[WebRequest], WebReply]] = {
+            "/": self.settings_page,
+            "/why": self.why_page,
+        }
+        actions: dict[str, Callable[[dict[str, str]], None]] = {
+            "/defaults": self.save_defaults,
+            "/rules": self.save_rule,
+            "/rules/remove": self.remove_rule,
+        }
+        if route in pages and request.method in ("GET", "HEAD"):
+            return pages[route](request)
+        if route == "/toggle" and request.method == "POST":
+            return self.toggle(request)
+        if route in actions and request.method == "POST":
+            return self.act(request, actions[route])
+        if route in pages or route in actions or route == "/toggle":
+            return self.message(405, "Method not allowed", f"{request.method} is not used here.")
+        return self.message(404, "Not found", "There is no such Plainview page.")
+
+    # -- pages -----------------------------------------------------------------------
+
+    def style(self) -> PageStyle:
+        """Return the look of Plainview's own pages: the default theme and sizes."""
+        defaults = self.store.current().defaults
+        return PageStyle(defaults.theme, defaults.font_size, defaults.width)
+
+    def message(self, status: int, title: str, text: str, back_url: str = "/") -> WebReply:
+        """Return a short page with one message."""
+        return html_reply(status, render_message(self.style(), title, text, back_url))
+
+    def settings_page(self, request: WebRequest, notice: str = "", status: int = 200) -> WebReply:
+        """Show defaults, rules, the config error if any, and the recent pages."""
+        config = self.store.current()
+        page = render_settings_page(
+            self.style(),
+            error=self.store.error,
+            notice=notice,
+            config_path=str(self.store.path),
+            mode_override=self.mode_override,
+            modes=MODES,
+            themes=THEMES,
+            defaults=config.defaults,
+            limits={
+                "font_min": FONT_SIZES.start,
+                "font_max": FONT_SIZES.stop - 1,
+                "width_min": WIDTHS.start,
+                "width_max": WIDTHS.stop - 1,
+            },
+            rules=rule_views(config.rules),
+            recent=self.recent.newest(),
+            token=self.secret,
+        )
+        return html_reply(status, page)
+
+    def why_page(self, request: WebRequest) -> WebReply:
+        """Show how one recent page's content was chosen."""
+        query = parse_qs(urlsplit(request.path).query)
+        record = self.recent.get(query.get("id", [""])[0])
+        if record is None:
+            return self.message(404, "Page not found", "That page is no longer in the recent list.")
+        diagnostics = record.diagnostics
+        page = render_why_page(
+            self.style(),
+            record=record,
+            chart=None if diagnostics is None else build_chart(diagnostics),
+            summary="" if diagnostics is None else summarize(diagnostics),
+            params=[] if diagnostics is None else sorted(diagnostics.params.items()),
+            settings_url="/",
+        )
+        return html_reply(200, page)
+
+    # -- changes ---------------------------------------------------------------------
+
+    def act(self, request: WebRequest, action: Callable[[dict[str, str]], None]) -> WebReply:
+        """Check a settings POST, apply it, and go back to the settings page."""
+        try:
+            form = read_form(request)
+        except FormError as error:
+            return self.message(400, "Not saved", str(error))
+        refusal = refuse_settings_post(
+            form.get("token", ""),
+            self.secret,
+            request.headers.get("origin"),
+            request.headers.get("sec-fetch-site"),
+        )
+        if refusal:
+            return self.message(403, "Refused", f"Not saved: {refusal}.")
+        try:
+            action(form)
+        except (FormError, ConfigWriteError) as error:
+            return self.settings_page(request, f"Not saved: {error}", 400)
+        return redirect("/")
+
+    def save_defaults(self, form: dict[str, str]) -> None:
+        """Change the defaults (blank fields stay as they are)."""
+        style = style_form(form)
+        self.store.set_defaults(
+            mode=choose(form, "mode", MODES),
+            theme=style.theme,
+            font_size=style.font_size,
+            width=style.width,
+        )
+
+    def save_rule(self, form: dict[str, str]) -> None:
+        """Add or change the rule of one host and path; blank fields follow the defaults."""
+        host = form.get("host", "").strip()
+        if not host:
+            raise FormError("host is missing")
+        style = style_form(form)
+        mode = choose(form, "mode", MODES) if form.get("mode") else None
+        blank: tuple[Field, ...] = ("mode",) if mode is None else ()
+        self.store.set_rule(
+            host,
+            mode,
+            form.get("path", "").strip() or None,
+            theme=style.theme,
+            font_size=style.font_size,
+            width=style.width,
+            clear=blank + style.blank,
+        )
+
+    def remove_rule(self, form: dict[str, str]) -> None:
+        """Remove the rule the user saw at this position (refused if the file changed)."""
+        rules = self.store.current().rules
+        index = number(form, "index", range(len(rules)))
+        if index is None:
+            raise FormError("index is missing")
+        shown = (form.get("host", ""), form.get("path", "") or None)
+        if (rules[index].host, rules[index].path) != shown:
+            raise FormError("the rules changed meanwhile; nothing removed")
+        self.store.remove_rule(index, expect=rules[index])
+
+    def toggle(self, request: WebRequest) -> WebReply:
+        """Set a reader page's site to always reader or always original, then go back."""
+        try:
+            form = read_form(request)
+        except FormError as error:
+            return self.message(400, "Not saved", str(error))
+        url = form.get("url", "")
+        refusal = refuse_toggle_post(
+            form.get("token", ""), self.secret, request.headers.get("origin"), url
+        )
+        if refusal:
+            return self.message(403, "Refused", f"Not saved: {refusal}.")
+        host = urlsplit(url).hostname
+        mode = form.get("mode", "")
+        if host is None or mode not in ("reader", "original"):
+            return self.message(400, "Not saved", "mode must be reader or original.")
+        try:
+            self.store.set_rule(host, choose(form, "mode", MODES))
+        except ConfigWriteError as error:
+            return self.message(409, "Not saved", str(error), back_url=url)
+        return redirect(url)
+
+
+def rule_views(rules: Sequence[Rule]) -> list[RuleView]:
+    """Describe the config's rules for the settings page."""
+    return [
+        RuleView(i, r.host, r.path or "", r.mode or "", r.theme or "", r.font_size, r.width)
+        for i, r in enumerate(rules)
+    ]

@@ -1,0 +1,1 @@
+"""Development tooling, never shipped: benchmarks, the load test and the gates."""

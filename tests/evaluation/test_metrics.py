@@ -1,0 +1,121 @@
+"""Word, LCS, snippet and headline scores, checked against hand-computed values."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from addon.evaluation.metrics import (
+    Score,
+    headline_match,
+    lcs_length,
+    lcs_scores,
+    normalise_headline,
+    score_counts,
+    snippet_rate,
+    tokens,
+    word_scores,
+)
+
+
+def naive_lcs(first: list[str], second: list[str]) -> int:
+    """The textbook O(n·m) dynamic programme."""
+    table = [[0] * (len(second) + 1) for _ in range(len(first) + 1)]
+    for i, a in enumerate(first, 1):
+        for j, b in enumerate(second, 1):
+            table[i][j] = (
+                table[i - 1][j - 1] + 1 if a == b else max(table[i - 1][j], table[i][j - 1])
+            )
+    return table[-1][-1]
+
+
+def assert_score(score: Score, precision: float, recall: float, f1: float) -> None:
+    assert score.precision == pytest.approx(precision)
+    assert score.recall == pytest.approx(recall)
+    assert score.f1 == pytest.approx(f1)
+
+
+def test_tokens_are_lowercase_unicode_word_runs() -> None:
+    text = "Hello, World! It's 2024 — naïve CAFÉ_bar Ελληνικά"
+    assert tokens(text) == ["hello", "world", "it", "s", "2024", "naïve", "café_bar", "ελληνικά"]
+    assert tokens(" \n—!") == []
+
+
+def test_word_scores_count_the_multiset_overlap() -> None:
+    # prediction: the cat sat on the mat (6); reference: the cat on the hat (5);
+    # common: the, the, cat, on = 4, so P = 4/6, R = 4/5, F1 = 2PR/(P+R) = 8/11.
+    assert_score(word_scores("The cat sat on the mat.", "the cat on the HAT"), 4 / 6, 4 / 5, 8 / 11)
+    # "a" three times against once: only one counts. P = 1/3, R = 1/2, F1 = 2/5.
+    assert_score(word_scores("a a a", "a b"), 1 / 3, 1 / 2, 2 / 5)
+    assert word_scores("b a", "a b") == Score(1.0, 1.0, 1.0)
+
+
+def test_empty_cases() -> None:
+    assert word_scores("", "some reference") == Score(0.0, 0.0, 0.0)
+    assert word_scores("no overlap", "some reference") == Score(0.0, 0.0, 0.0)
+    assert word_scores("", "") == Score(1.0, 1.0, 1.0)
+    assert word_scores("— …", "  ") == Score(1.0, 1.0, 1.0)
+    assert word_scores("anything", "") == Score(0.0, 0.0, 0.0)
+    assert lcs_scores("", "") == Score(1.0, 1.0, 1.0)
+    assert lcs_scores("x", "") == Score(0.0, 0.0, 0.0)
+    assert lcs_scores("", "x") == Score(0.0, 0.0, 0.0)
+    assert score_counts(0, 0, 0) == Score(1.0, 1.0, 1.0)
+
+
+def test_lcs_scores_respect_order() -> None:
+    # prediction a b c d, reference b d a: LCS = b d = 2, so P = 2/4, R = 2/3, F1 = 4/7;
+    # the bag of words finds all three reference words instead.
+    assert_score(lcs_scores("a b c d", "b d a"), 1 / 2, 2 / 3, 4 / 7)
+    assert word_scores("a b c d", "b d a").recall == 1.0
+
+
+def test_lcs_length_known_values() -> None:
+    assert lcs_length("ABCBDAB", "BDCABA") == 4
+    assert lcs_length("AGGTAB", "GXTXAYB") == 4
+    assert lcs_length("", "abc") == 0
+    assert lcs_length("abc", "") == 0
+    assert lcs_length("abc", "abc") == 3
+    assert lcs_length(["the", "cat"], ["cat", "the"]) == 1
+
+
+@given(
+    st.lists(st.sampled_from("abcd"), max_size=40),
+    st.lists(st.sampled_from("abcde"), max_size=40),
+)
+def test_lcs_length_matches_the_dynamic_programme(first: list[str], second: list[str]) -> None:
+    assert lcs_length(first, second) == naive_lcs(first, second)
+    assert lcs_length(second, first) == naive_lcs(first, second)
+
+
+def test_lcs_length_on_longer_random_sequences() -> None:
+    # Several machine words wide, so carries cross word boundaries.
+    generator = random.Random(7)
+    for _ in range(5):
+        first = [generator.choice("abcdefgh") for _ in range(300)]
+        second = [generator.choice("abcdefgh") for _ in range(250)]
+        assert lcs_length(first, second) == naive_lcs(first, second)
+
+
+def test_snippet_rate_ignores_case_and_layout() -> None:
+    prediction = "The quick\n  brown FOX jumps over\tthe fence."
+    assert snippet_rate(prediction, ["quick brown fox", "lazy dog"]) == 0.5
+    assert snippet_rate(prediction, ["QUICK   brown\nfox", "over the", "fence."]) == 1.0
+    assert snippet_rate("", ["quick"]) == 0.0
+    # Blank snippets are not snippets.
+    assert snippet_rate(prediction, ["  ", "zebra"]) == 0.0
+    assert snippet_rate(prediction, []) is None
+    assert snippet_rate(prediction, ["", " \n"]) is None
+
+
+def test_headline_match_normalises() -> None:
+    assert normalise_headline("  Ｆｕｌｌ\u00a0Width\n Title ") == "full width title"
+    assert headline_match("The   Title\n", "the title")
+    assert headline_match("Straße", "STRASSE")
+    assert headline_match("ﬁnal", "final")  # NFKC splits the ligature
+    assert headline_match("The Title", "The Title!") is False
+    assert headline_match("", "Title") is False
+    assert headline_match("Title", None) is None
+    assert headline_match("Title", " \n") is None

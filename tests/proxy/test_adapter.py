@@ -1,0 +1,930 @@
+"""Tests for the mitmproxy addon, driven by mitmproxy's own test helpers."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import logging
+import multiprocessing
+import os
+import re
+import threading
+import time
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import lxml.html
+import pytest
+from mitmproxy import exceptions, http
+from mitmproxy.addons.proxyserver import Proxyserver
+from mitmproxy.connection import Server
+from mitmproxy.proxy.server_hooks import ServerConnectionHookData
+from mitmproxy.test import taddons, tflow, tutils
+
+from addon.cli import proxy_command
+from addon.core.result import Article, Block
+from addon.job.content_encoding import decode_body
+from addon.job.reader_job import WORKER_NICENESS, PageJob, PageOutcome, outcome_for
+from addon.proxy.adapter import Plainview, PoolFactory, default_pool, server_timing
+from addon.settings.guard import site_token
+
+LONG_TEXT = "A river rises in the hills and runs to the sea. " * 10
+ARTICLE_HTML = (
+    b"<!doctype html><html><head><title>Rivers</title></head><body>"
+    b"<nav>Home</nav><article><h1>Rivers</h1><p>" + LONG_TEXT.encode() + b"</p></article>"
+    b"</body></html>"
+)
+# The transforms below take their cue from the body: the word "listing" makes the
+# page not readerable, "tiny" gives it too little text.
+LISTING_HTML = ARTICLE_HTML.replace(b"Rivers</h1>", b"listing</h1>")
+TINY_HTML = ARTICLE_HTML.replace(b"Rivers</h1>", b"tiny</h1>")
+RELEASE = threading.Event()
+
+
+def fake_transform(job: PageJob) -> PageOutcome:
+    """Stand in for extraction: one paragraph; then the real floor, modes and rendering."""
+    decoded = decode_body(job.body, job.content_encoding, max_bytes=job.max_bytes)
+    if decoded.body is None:
+        return PageOutcome(None, "", decoded.problem)
+    text = "Too short." if b"tiny" in decoded.body else LONG_TEXT
+    article = Article(
+        title="Rivers",
+        blocks=(Block("p", f"<p>{text}</p>", text),),
+        text=text,
+        lang="en",
+        dir="ltr",
+        readerable=b"listing" not in decoded.body,
+        url=job.url,
+    )
+    return outcome_for(article, job)
+
+
+def slow_transform(job: PageJob) -> PageOutcome:
+    """Block until the test releases it, far past any budget."""
+    RELEASE.wait()
+    return fake_transform(job)
+
+
+def failing_transform(job: PageJob) -> PageOutcome:
+    """Fail inside the worker, as a bug in extraction would."""
+    raise RuntimeError("extraction exploded")
+
+
+def crashing_transform(job: PageJob) -> PageOutcome:
+    """Kill the worker process, as a segfault would."""
+    os._exit(3)
+
+
+def thread_pool(workers: int = 0) -> Executor:
+    """Return a pool of threads: fast for tests of everything but crashes."""
+    return ThreadPoolExecutor(max_workers=workers or 2)
+
+
+def run(coroutine: Coroutine[Any, Any, None]) -> None:
+    """Run one async test body."""
+    asyncio.run(coroutine)
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    """Return the path of a fresh config file."""
+    return tmp_path / "conf" / "sites.toml"
+
+
+def make_flow(
+    body: bytes = ARTICLE_HTML,
+    *,
+    method: str = "GET",
+    status: int = 200,
+    content_type: str | None = "text/html; charset=utf-8",
+    response_headers: tuple[tuple[str, str], ...] = (),
+    request_headers: tuple[tuple[str, str], ...] = (("sec-fetch-dest", "document"),),
+    host: str = "news.example",
+    path: str = "/story",
+    scheme: str = "https",
+) -> http.HTTPFlow:
+    """Return a flow with a request and a response from the site."""
+    headers = [("content-type", content_type)] if content_type else []
+    headers += [("set-cookie", "session=1"), ("etag", '"v1"'), *response_headers]
+    headers.append(("content-length", str(len(body))))
+    request = tutils.treq(
+        host=host,
+        port=443 if scheme == "https" else 80,
+        scheme=scheme.encode(),
+        method=method.encode(),
+        path=path.encode(),
+        headers=http.Headers([(k.encode(), v.encode()) for k, v in request_headers]),
+        content=b"",
+    )
+    response = tutils.tresp(
+        status_code=status,
+        headers=http.Headers([(k.encode(), v.encode()) for k, v in headers]),
+        content=body,
+    )
+    return tflow.tflow(req=request, resp=response)
+
+
+def snapshot(flow: http.HTTPFlow) -> tuple[bytes | None, list[tuple[bytes, bytes]], int]:
+    """Return the response's raw bytes, headers and status, to compare before and after."""
+    assert flow.response is not None
+    return flow.response.raw_content, list(flow.response.headers.fields), flow.response.status_code
+
+
+class Harness:
+    """An addon under taddons with a config file; cycles flows through every hook."""
+
+    def __init__(self, addon: Plainview, tctx: taddons.context) -> None:
+        self.addon = addon
+        self.tctx = tctx
+
+    async def cycle(self, flow: http.HTTPFlow) -> http.HTTPFlow:
+        """Run a flow's request and response hooks, as mitmproxy would."""
+        self.addon.request(flow)
+        if flow.metadata.get("plainview_own"):
+            return flow
+        self.addon.responseheaders(flow)
+        await self.addon.response(flow)
+        return flow
+
+    async def ask(self, flow: http.HTTPFlow) -> http.HTTPFlow:
+        """Send a request that the addon answers itself (no upstream response)."""
+        flow.response = None
+        self.addon.request(flow)
+        assert flow.metadata.get("plainview_own"), "the request would have gone upstream"
+        await self.addon.response(flow)
+        return flow
+
+
+def harness(
+    config: Path,
+    body: Callable[[Harness], Coroutine[Any, Any, None]],
+    *,
+    transform: Callable[[PageJob], PageOutcome] = fake_transform,
+    pool: PoolFactory = thread_pool,
+    **options: Any,
+) -> None:
+    """Run `body` with a configured addon."""
+
+    async def main() -> None:
+        addon = Plainview(transform=transform, pool_factory=pool)
+        with taddons.context(addon) as tctx:
+            tctx.configure(addon, plainview_config=str(config), **options)
+            try:
+                await body(Harness(addon, tctx))
+            finally:
+                addon.done()
+
+    run(main())
+
+
+def is_reader(flow: http.HTTPFlow) -> bool:
+    """Tell whether the response is Plainview's reader view."""
+    assert flow.response is not None
+    return "content-security-policy" in flow.response.headers and b"Show original" in (
+        flow.response.content or b""
+    )
+
+
+# -- which responses ---------------------------------------------------------------------
+
+
+def test_article_page_becomes_a_reader_view(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        flow = await h.cycle(make_flow(response_headers=(("content-security-policy", "x"),)))
+        assert flow.response is not None and is_reader(flow)
+        headers = flow.response.headers
+        assert headers["content-type"] == "text/html; charset=utf-8"
+        policy = headers["content-security-policy"]
+        assert policy.startswith("default-src 'none'; img-src * data:; style-src 'sha256-")
+        assert "form-action http://plainview.proxy https://plainview.proxy 'self'" in policy
+        assert "base-uri 'none'" in policy and "frame-ancestors 'none'" in policy
+        assert headers["referrer-policy"] == "no-referrer"
+        assert headers["cache-control"] == "no-store"
+        assert "etag" not in headers and "content-security-policy-report-only" not in headers
+        assert headers["set-cookie"] == "session=1"
+        assert headers["content-length"] == str(len(flow.response.raw_content or b""))
+        root = lxml.html.document_fromstring(flow.response.content or b"")
+        assert root.xpath("//h1")[0].text == "Rivers"
+
+    harness(config, body)
+
+
+def test_a_reader_view_says_what_it_cost(config: Path) -> None:
+    def timed(job: PageJob) -> PageOutcome:
+        return replace(fake_transform(job), worker_ms=7.5)
+
+    async def body(h: Harness) -> None:
+        flow = await h.cycle(make_flow(response_headers=(("server-timing", "db;dur=40"),)))
+        assert flow.response is not None and is_reader(flow)
+        # The origin's header timed the original; the reader view's replaces it.
+        header = flow.response.headers.get_all("server-timing")
+        assert len(header) == 1
+        timing = re.fullmatch(
+            r'plainview;desc="reader view";dur=(\d+\.\d), '
+            r'plainview-worker;desc="extraction and rendering";dur=7\.5',
+            header[0],
+        )
+        assert timing is not None, header
+
+    harness(config, body, transform=timed)
+
+
+def test_an_original_keeps_its_own_server_timing(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        flow = await h.cycle(
+            make_flow(b"<p>tiny</p>", response_headers=(("server-timing", "db;dur=40"),))
+        )
+        assert flow.response is not None and not is_reader(flow)
+        assert flow.response.headers.get_all("server-timing") == ["db;dur=40"]
+
+    harness(config, body)
+
+
+def test_server_timing_names_both_parts() -> None:
+    assert server_timing(12.345, 9.87) == (
+        'plainview;desc="reader view";dur=12.3, '
+        'plainview-worker;desc="extraction and rendering";dur=9.9'
+    )
+
+
+@pytest.mark.parametrize(
+    ("changes", "streamed"),
+    [
+        ({"method": "POST"}, True),
+        ({"method": "HEAD"}, True),
+        ({"status": 404}, True),
+        ({"status": 206}, True),
+        ({"content_type": "application/json"}, True),
+        ({"content_type": "text/plain"}, True),
+        ({"content_type": None}, True),
+        ({"request_headers": (("sec-fetch-dest", "image"),)}, True),
+        ({"request_headers": (("sec-fetch-dest", "iframe"),)}, True),
+        ({"request_headers": (("sec-fetch-dest", "empty"),)}, True),
+        ({"response_headers": (("content-disposition", "attachment; filename=a.html"),)}, True),
+    ],
+)
+def test_responses_that_are_not_page_loads_pass_untouched(
+    config: Path, changes: dict[str, Any], streamed: bool
+) -> None:
+    async def body(h: Harness) -> None:
+        flow = make_flow(**changes)
+        before = snapshot(flow)
+        await h.cycle(flow)
+        assert snapshot(flow) == before
+        assert flow.response is not None and flow.response.stream is streamed
+
+    harness(config, body)
+
+
+def test_xhtml_and_pages_without_sec_fetch_dest_are_transformed(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        assert is_reader(await h.cycle(make_flow(content_type="application/xhtml+xml")))
+        assert is_reader(await h.cycle(make_flow(request_headers=())))
+        assert is_reader(await h.cycle(make_flow(scheme="http")))
+
+    harness(config, body)
+
+
+def test_a_declared_length_over_the_limit_is_streamed(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        flow = make_flow(ARTICLE_HTML + b" " * 2000)
+        before = snapshot(flow)
+        await h.cycle(flow)
+        assert flow.response is not None and flow.response.stream is True
+        assert snapshot(flow) == before
+
+    harness(config, body, plainview_max_bytes=1000)
+
+
+def test_a_buffered_body_over_the_limit_without_length_passes(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        flow = make_flow(ARTICLE_HTML + b" " * 2000)
+        assert flow.response is not None
+        del flow.response.headers["content-length"]
+        flow.response.headers["transfer-encoding"] = "chunked"
+        before = snapshot(flow)
+        await h.cycle(flow)
+        assert snapshot(flow) == before
+        assert h.addon.recent.newest()[0].reason.startswith("too large")
+
+    harness(config, body, plainview_max_bytes=1000)
+
+
+def test_a_gzipped_page_is_decoded_and_served_uncompressed(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        flow = make_flow()
+        assert flow.response is not None
+        flow.response.encode("gzip")
+        await h.cycle(flow)
+        assert is_reader(flow)
+        assert "content-encoding" not in flow.response.headers
+
+    harness(config, body)
+
+
+def test_a_compression_bomb_keeps_the_original(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        bomb = gzip.compress(ARTICLE_HTML + b" " * 5_000_000)
+        flow = make_flow(bomb, response_headers=(("content-encoding", "gzip"),))
+        before = snapshot(flow)
+        await h.cycle(flow)
+        assert snapshot(flow) == before
+        assert h.addon.recent.newest()[0].reason == "too large once decoded (over 100000 bytes)"
+
+    harness(config, body, plainview_max_bytes=100_000)
+
+
+def test_an_undecodable_body_passes_untouched(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        flow = make_flow(response_headers=(("content-encoding", "gzip"),))
+        before = snapshot(flow)
+        await h.cycle(flow)
+        assert snapshot(flow) == before
+        assert h.addon.recent.newest()[0].reason.startswith("cannot decode")
+
+    harness(config, body)
+
+
+def test_answers_made_inside_the_proxy_are_left_alone(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        flow = make_flow(host="mitm.it", path="/")
+        flow.server_conn.timestamp_start = None
+        before = snapshot(flow)
+        await h.cycle(flow)
+        assert snapshot(flow) == before
+        assert h.addon.recent.newest()[0].reason == "not from the site"
+
+    harness(config, body)
+
+
+def test_websocket_upgrade_passes(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        flow = make_flow(status=101)
+        flow.websocket = tflow.twebsocket()
+        before = snapshot(flow)
+        await h.cycle(flow)
+        assert snapshot(flow) == before
+
+    harness(config, body)
+
+
+def test_a_response_streamed_by_someone_else_is_left_alone(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        flow = make_flow()
+        assert flow.response is not None
+        flow.response.stream = True
+        before = snapshot(flow)
+        await h.addon.response(flow)
+        assert snapshot(flow) == before
+
+    harness(config, body)
+
+
+# -- modes, floor, failures --------------------------------------------------------------
+
+
+def set_rule(config: Path, host: str, mode: str) -> None:
+    """Write one rule through the config store, as the settings page does."""
+    from addon.settings.rules import ConfigStore
+
+    ConfigStore(config).set_rule(host, mode)
+
+
+@pytest.mark.parametrize(
+    ("mode", "page", "reader"),
+    [
+        ("reader", ARTICLE_HTML, True),
+        ("reader", LISTING_HTML, True),
+        ("original", ARTICLE_HTML, False),
+        ("auto", ARTICLE_HTML, True),
+        ("auto", LISTING_HTML, False),
+    ],
+)
+def test_modes_from_a_site_rule(config: Path, mode: str, page: bytes, reader: bool) -> None:
+    async def body(h: Harness) -> None:
+        set_rule(config, "news.example", mode)
+        flow = make_flow(page)
+        before = snapshot(flow)
+        await h.cycle(flow)
+        assert is_reader(flow) is reader
+        if not reader:
+            assert snapshot(flow) == before
+
+    harness(config, body)
+
+
+@pytest.mark.parametrize(("mode", "reader"), [("original", False), ("reader", True)])
+def test_mode_option_overrides_the_default_but_not_rules(
+    config: Path, mode: str, reader: bool
+) -> None:
+    async def body(h: Harness) -> None:
+        assert is_reader(await h.cycle(make_flow(LISTING_HTML))) is reader
+        set_rule(config, "news.example", "auto")
+        assert is_reader(await h.cycle(make_flow(LISTING_HTML))) is False
+
+    harness(config, body, plainview_mode=mode)
+
+
+def test_too_little_text_keeps_the_original_and_logs_why(
+    config: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def body(h: Harness) -> None:
+        flow = make_flow(TINY_HTML)
+        before = snapshot(flow)
+        with caplog.at_level(logging.INFO, logger="addon.proxy.adapter"):
+            await h.cycle(flow)
+        assert snapshot(flow) == before
+        lines = [r.getMessage() for r in caplog.records if r.name == "addon.proxy.adapter"]
+        assert len(lines) == 1 and "too little text (10 < 200 characters)" in lines[0]
+
+    harness(config, body)
+
+
+def test_a_slow_transform_times_out_and_the_original_goes_out(
+    config: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def body(h: Harness) -> None:
+        flow = make_flow()
+        before = snapshot(flow)
+        try:
+            with caplog.at_level(logging.INFO, logger="addon.proxy.adapter"):
+                await h.cycle(flow)
+        finally:
+            RELEASE.set()
+        assert snapshot(flow) == before
+        assert any("timed out after 0.05 s" in r.getMessage() for r in caplog.records)
+
+    RELEASE.clear()
+    harness(config, body, transform=slow_transform, plainview_timeout="0.05")
+
+
+def test_a_failing_extraction_leaves_bytes_and_headers_untouched(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        flow = make_flow()
+        before = snapshot(flow)
+        await h.cycle(flow)
+        assert snapshot(flow) == before
+        record = h.addon.recent.newest()[0]
+        assert record.action == "original"
+        assert record.reason == "extraction failed: RuntimeError: extraction exploded"
+
+    harness(config, body, transform=failing_transform)
+
+
+def spawn_pool(workers: int = 0) -> Executor:
+    """Return a real one-process pool, like the default but smaller."""
+    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+
+
+def test_a_crashed_worker_serves_the_original_and_the_pool_is_recreated(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        flow = make_flow()
+        before = snapshot(flow)
+        await h.cycle(flow)
+        assert snapshot(flow) == before
+        assert h.addon.recent.newest()[0].reason == "the worker process crashed"
+        # The next page gets a fresh pool; the real worker function runs in it.
+        h.addon.transform = fake_transform
+        assert is_reader(await h.cycle(make_flow()))
+
+    harness(config, body, transform=crashing_transform, pool=spawn_pool, plainview_timeout="60")
+
+
+def _failing_initializer() -> None:
+    raise RuntimeError("this worker cannot start")
+
+
+def test_a_pool_broken_between_pages_costs_no_page(config: Path) -> None:
+    made: list[Executor] = []
+
+    def pools(workers: int) -> Executor:
+        # The first pool's workers die as they start: it breaks with no page in it.
+        spawn = multiprocessing.get_context("spawn")
+        initializer = None if made else _failing_initializer
+        made.append(ProcessPoolExecutor(max_workers=1, mp_context=spawn, initializer=initializer))
+        return made[-1]
+
+    async def body(h: Harness) -> None:
+        with pytest.raises(BrokenProcessPool):
+            h.addon.pool.get().submit(os.getpid).result(timeout=60)
+        flow = await h.cycle(make_flow())
+        assert h.addon.recent.newest()[0].reason == "reader view"
+        assert is_reader(flow)
+        assert len(made) == 2  # the broken pool was replaced, once
+
+    harness(config, body, transform=fake_transform, pool=pools, plainview_timeout="60")
+
+
+def test_the_default_pool_runs_jobs_in_worker_processes(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        flow = await h.cycle(make_flow())
+        assert h.addon.recent.newest()[0].reason == "reader view"
+        assert is_reader(flow)
+
+    harness(config, body, pool=default_pool, plainview_timeout="60")
+
+
+def test_default_pool_workers_run_below_the_proxy_s_priority() -> None:
+    niceness: list[int] = []
+
+    async def main() -> None:
+        pool = default_pool()
+        try:
+            niceness.append(await pool.run(os.nice, 0))
+        finally:
+            pool.shutdown()
+
+    run(main())
+    assert niceness == [min(os.nice(0) + WORKER_NICENESS, 19)]
+
+
+# -- show original -----------------------------------------------------------------------
+
+
+def test_show_original_redirects_to_the_clean_url_and_works_once(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        marked = make_flow(path="/story?a=1&plainview=original&b=%20x")
+        await h.ask(marked)
+        assert marked.response is not None and marked.response.status_code == 303
+        assert marked.response.headers["location"] == "https://news.example/story?a=1&b=%20x"
+        # The browser follows the redirect: the site gets the clean URL, once untransformed.
+        first = make_flow(path="/story?a=1&b=%20x")
+        before = snapshot(first)
+        await h.cycle(first)
+        assert first.request.path == "/story?a=1&b=%20x"
+        assert snapshot(first) == before
+        assert is_reader(await h.cycle(make_flow(path="/story?a=1&b=%20x")))
+
+    harness(config, body)
+
+
+def test_a_marker_on_a_post_is_stripped_without_a_redirect(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        flow = make_flow(method="POST", path="/form?plainview=original")
+        h.addon.request(flow)
+        assert flow.request.path == "/form"
+        assert not flow.metadata.get("plainview_own")
+
+    harness(config, body)
+
+
+def test_show_original_link_on_a_page_without_query(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        marked = make_flow(path="/story?plainview=original")
+        await h.ask(marked)
+        assert marked.response is not None
+        assert marked.response.headers["location"] == "https://news.example/story"
+
+    harness(config, body)
+
+
+# -- the settings host -------------------------------------------------------------------
+
+
+def settings_flow(
+    path: str = "/",
+    *,
+    method: str = "GET",
+    form: dict[str, str] | None = None,
+    headers: tuple[tuple[str, str], ...] = (),
+    scheme: str = "http",
+) -> http.HTTPFlow:
+    """Return a request to the settings host."""
+    content = urlencode(form or {}).encode()
+    request = tutils.treq(
+        host="plainview.proxy",
+        port=80 if scheme == "http" else 443,
+        scheme=scheme.encode(),
+        method=method.encode(),
+        path=path.encode(),
+        headers=http.Headers([(k.encode(), v.encode()) for k, v in headers]),
+        content=content,
+    )
+    return tflow.tflow(req=request)
+
+
+def test_the_settings_host_is_answered_and_never_forwarded(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        for scheme in ("http", "https"):
+            flow = await h.ask(settings_flow(scheme=scheme))
+            assert flow.response is not None and flow.response.status_code == 200
+            assert b"Plainview settings" in (flow.response.content or b"")
+            assert "style-src 'sha256-" in flow.response.headers["content-security-policy"]
+        data = ServerConnectionHookData(
+            server=Server(address=("plainview.proxy", 443)), client=tflow.tclient_conn()
+        )
+        h.addon.server_connect(data)
+        assert data.server.error
+        other = ServerConnectionHookData(
+            server=Server(address=("news.example", 443)), client=tflow.tclient_conn()
+        )
+        h.addon.server_connect(other)
+        assert other.server.error is None
+
+    harness(config, body)
+
+
+def test_a_connect_to_the_settings_host_is_answered_here(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        connect = tflow.tflow(req=tutils.treq(method=b"CONNECT", host="plainview.proxy", port=443))
+        h.addon.http_connect(connect)
+        assert connect.response is not None and connect.response.status_code == 200
+        other = tflow.tflow(req=tutils.treq(method=b"CONNECT", host="news.example", port=443))
+        h.addon.http_connect(other)
+        assert other.response is None
+
+    harness(config, body)
+
+
+def test_unknown_settings_path_is_404(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        flow = await h.ask(settings_flow("/nope"))
+        assert flow.response is not None and flow.response.status_code == 404
+
+    harness(config, body)
+
+
+def secret_of(config: Path) -> str:
+    """Read the per-install secret the addon created beside the config."""
+    path = config.parent / "secret-token"
+    assert path.stat().st_mode & 0o777 == 0o600
+    return path.read_text().strip()
+
+
+def rules_of(config: Path) -> list[tuple[str, str]]:
+    """Return (host, mode) of each rule in the config file."""
+    from addon.settings.rules import ConfigStore
+
+    return [(rule.host, rule.mode) for rule in ConfigStore(config).current().rules]
+
+
+def test_a_toggle_changes_the_rule_and_redirects_back(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        page = make_flow()
+        await h.cycle(page)
+        root = lxml.html.document_fromstring(page.response.content or b"")  # type: ignore[union-attr]
+        form = root.xpath("//form[.//input[@name='mode'][@value='original']]")[0]
+        assert form.get("action") == "https://plainview.proxy/toggle"
+        fields = {i.get("name"): i.get("value") for i in form.xpath(".//input")}
+        flow = await h.ask(
+            settings_flow(
+                "/toggle",
+                method="POST",
+                form=fields,
+                headers=(("origin", "null"), ("sec-fetch-site", "cross-site")),
+                scheme="https",
+            )
+        )
+        assert flow.response is not None and flow.response.status_code == 303
+        assert flow.response.headers["location"] == "https://news.example/story"
+        assert rules_of(config) == [("news.example", "original")]
+        after = make_flow()
+        before = snapshot(after)
+        await h.cycle(after)
+        assert snapshot(after) == before
+
+    harness(config, body)
+
+
+@pytest.mark.parametrize(
+    ("token", "origin"),
+    [
+        ("", "https://news.example"),
+        ("wrong", "https://news.example"),
+        ("SITE:other.example", "https://news.example"),
+        ("SITE:news.example", "https://evil.example"),
+    ],
+)
+def test_toggle_refusals(config: Path, token: str, origin: str) -> None:
+    async def body(h: Harness) -> None:
+        secret = secret_of(config)
+        given = site_token(secret, token[5:]) if token.startswith("SITE:") else token
+        form = {"token": given, "url": "https://news.example/story", "mode": "original"}
+        flow = await h.ask(
+            settings_flow("/toggle", method="POST", form=form, headers=(("origin", origin),))
+        )
+        assert flow.response is not None and flow.response.status_code == 403
+        assert rules_of(config) == []
+
+    harness(config, body)
+
+
+@pytest.mark.parametrize(
+    ("token", "headers", "status"),
+    [
+        ("", (("origin", "http://plainview.proxy"),), 403),
+        ("wrong", (("origin", "http://plainview.proxy"),), 403),
+        ("SECRET", (("origin", "https://evil.example"), ("sec-fetch-site", "cross-site")), 403),
+        ("SECRET", (("sec-fetch-site", "cross-site"),), 403),
+        ("SECRET", (("origin", "null"),), 403),
+        ("SECRET", (("origin", "http://plainview.proxy"), ("sec-fetch-site", "same-origin")), 303),
+        ("SECRET", (), 303),
+    ],
+)
+def test_settings_posts_need_the_token_and_the_settings_origin(
+    config: Path, token: str, headers: tuple[tuple[str, str], ...], status: int
+) -> None:
+    async def body(h: Harness) -> None:
+        given = secret_of(config) if token == "SECRET" else token
+        form = {"token": given, "host": "docs.example", "mode": "reader", "theme": "sepia"}
+        flow = await h.ask(settings_flow("/rules", method="POST", form=form, headers=headers))
+        assert flow.response is not None and flow.response.status_code == status
+        assert rules_of(config) == ([("docs.example", "reader")] if status == 303 else [])
+
+    harness(config, body)
+
+
+def test_settings_get_never_changes_anything(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        form = urlencode({"token": secret_of(config), "host": "a.example", "mode": "reader"})
+        flow = await h.ask(settings_flow("/rules?" + form))
+        assert flow.response is not None and flow.response.status_code == 405
+        assert rules_of(config) == []
+
+    harness(config, body)
+
+
+def test_recent_pages_and_why_page(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        await h.cycle(make_flow())
+        await h.cycle(make_flow(TINY_HTML, path="/short"))
+        await h.cycle(make_flow(content_type="image/png", path="/img.png"))
+        records = h.addon.recent.newest()
+        assert [(r.url, r.action) for r in records] == [
+            ("https://news.example/short", "original"),
+            ("https://news.example/story", "reader"),
+        ]
+        flow = await h.ask(settings_flow())
+        root = lxml.html.document_fromstring(flow.response.content or b"")  # type: ignore[union-attr]
+        links = root.xpath("//a[starts-with(@href, '/why?id=')]/@href")
+        assert len(links) == 2
+        why = await h.ask(settings_flow(links[1]))
+        assert why.response is not None and why.response.status_code == 200
+        assert b"Why this content?" in (why.response.content or b"")
+        missing = await h.ask(settings_flow("/why?id=nope"))
+        assert missing.response is not None and missing.response.status_code == 404
+
+    harness(config, body)
+
+
+class CountingPool(ThreadPoolExecutor):
+    """A thread pool that counts the jobs submitted to it."""
+
+    submitted = 0
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        """Count, then submit."""
+        CountingPool.submitted += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+def counting_pool(workers: int) -> Executor:
+    """Return a counting thread pool (of 2 threads when told one per core)."""
+    return CountingPool(max_workers=workers or 2)
+
+
+def test_running_warms_up_one_worker_per_core(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        CountingPool.submitted = 0
+        await h.addon.running()
+        assert CountingPool.submitted == (os.cpu_count() or 1)
+
+    harness(config, body, pool=counting_pool)
+
+
+def test_running_warms_up_as_many_workers_as_asked(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        CountingPool.submitted = 0
+        await h.addon.running()
+        assert CountingPool.submitted == 3
+
+    harness(config, body, pool=counting_pool, plainview_workers=3)
+
+
+def test_a_new_worker_count_replaces_the_pool(config: Path) -> None:
+    made: list[int] = []
+
+    def pools(workers: int) -> Executor:
+        made.append(workers)
+        return ThreadPoolExecutor(max_workers=workers or 2)
+
+    async def body(h: Harness) -> None:
+        first = await h.cycle(make_flow())
+        h.tctx.configure(h.addon, plainview_workers=1)
+        h.tctx.configure(h.addon, plainview_timeout="5")  # the same count: the pool stays
+        second = await h.cycle(make_flow())
+        assert is_reader(first) and is_reader(second)
+        assert made == [0, 1]
+
+    harness(config, body, pool=pools)
+
+
+def test_the_default_pool_has_as_many_workers_as_asked() -> None:
+    assert default_pool(3).size == 3
+    assert default_pool(0).size == (os.cpu_count() or 1)
+
+
+# -- options -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("plainview_mode", "fast", "plainview_mode must be one of"),
+        ("plainview_max_bytes", 0, "plainview_max_bytes must be above 0"),
+        ("plainview_max_bytes", -5, "plainview_max_bytes must be above 0"),
+        ("plainview_timeout", "soon", "plainview_timeout must be a number of seconds"),
+        ("plainview_timeout", "0", "plainview_timeout must be a number of seconds"),
+        ("plainview_timeout", "nan", "plainview_timeout must be a number of seconds"),
+        ("plainview_timeout", "inf", "plainview_timeout must be a number of seconds"),
+        ("plainview_workers", -1, "plainview_workers must be from 0 to 64, not -1"),
+        ("plainview_workers", 65, "plainview_workers must be from 0 to 64, not 65"),
+    ],
+)
+def test_bad_options_are_refused_clearly(
+    config: Path, option: str, value: object, message: str
+) -> None:
+    async def body(h: Harness) -> None:
+        with pytest.raises(exceptions.OptionsError, match=message):
+            h.tctx.configure(h.addon, **{option: value})
+
+    harness(config, body)
+
+
+def test_an_unusable_config_path_is_refused(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+
+    async def main() -> None:
+        addon = Plainview(transform=fake_transform, pool_factory=thread_pool)
+        with taddons.context(addon) as tctx, pytest.raises(exceptions.OptionsError):
+            tctx.configure(addon, plainview_config=str(blocker / "sites.toml"))
+
+    run(main())
+
+
+def test_options_are_declared_with_their_defaults(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        options = h.tctx.options
+        assert options.plainview_mode == ""
+        assert options.plainview_max_bytes == 8 * 1024 * 1024
+        assert options.plainview_timeout == "2.0"
+        assert h.addon.limits.timeout == 2.0
+        assert options.plainview_workers == 0 and h.addon.pool.size == 0
+        # `plainview proxy` checks the names given to --set against this list.
+        names: set[str] = options.keys()  # an OptManager is not iterable
+        declared = {
+            name: type(getattr(options, name)) for name in names if name.startswith("plainview_")
+        }
+        assert declared == proxy_command.ADDON_OPTIONS
+
+    harness(config, body)
+
+
+@pytest.fixture(autouse=True)
+def _release_slow_workers() -> Iterator[None]:
+    """Never leave a slow worker blocked after a test."""
+    yield
+    RELEASE.set()
+
+
+@pytest.mark.parametrize(
+    ("user_value", "expected"), [(None, str(1_000_000)), ("2m", "2m")]
+)
+def test_bodies_of_unknown_length_stream_once_past_the_page_limit(
+    config: Path, user_value: str | None, expected: str
+) -> None:
+    # mitmproxy buffers a chunked body whole unless stream_large_bodies is set;
+    # a limit the user chose is kept.
+    async def main() -> None:
+        addon = Plainview(transform=fake_transform, pool_factory=thread_pool)
+        with taddons.context(Proxyserver(), addon) as tctx:
+            tctx.configure(addon, plainview_config=str(config), plainview_max_bytes=1_000_000)
+            if user_value is not None:
+                tctx.options.update(stream_large_bodies=user_value)
+                tctx.configure(addon, plainview_max_bytes=1_000_000)
+            assert tctx.options.stream_large_bodies == expected
+            addon.done()
+
+    run(main())
+
+
+def test_jobs_carry_the_time_budget_as_a_deadline(config: Path) -> None:
+    jobs: list[PageJob] = []
+
+    def recording(job: PageJob) -> PageOutcome:
+        jobs.append(job)
+        return fake_transform(job)
+
+    async def body(h: Harness) -> None:
+        before = time.time()
+        await h.cycle(make_flow())
+        assert len(jobs) == 1
+        assert before + 2.0 <= jobs[0].deadline <= time.time() + 2.0
+
+    harness(config, body, transform=recording, plainview_timeout="2")

@@ -1,0 +1,325 @@
+"""Tests for the reader, settings, "why" and message pages, parsed with lxml."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+
+import lxml.html
+import pytest
+from lxml.html import HtmlElement
+
+from addon.core.result import Article, Block, Diagnostics, Region
+from addon.proxy.recent import PageRecord
+from addon.render.chart import build_chart
+from addon.render.pages import (
+    PageStyle,
+    ReaderLinks,
+    Rendered,
+    content_security_policy,
+    render_message,
+    render_reader,
+    render_settings,
+    render_why,
+    style_block,
+    style_source,
+)
+from addon.settings.rules import SiteSettings
+
+URL = "https://news.example/2024/story?id=7"
+LINKS = ReaderLinks(
+    original_url=URL + "&plainview=original",
+    toggle_action="https://plainview.proxy/toggle",
+    settings_url="https://plainview.proxy/",
+    token="tok123",
+    why_url="https://plainview.proxy/why?id=abc",
+)
+
+
+def article(**changes: object) -> Article:
+    """Return a small article, with some fields changed."""
+    fields: dict[str, object] = {
+        "title": "Rivers <rise> & fall",
+        "blocks": (
+            Block("p", '<p>First paragraph with a <a href="https://x.example/">link</a>.</p>', ""),
+            Block("h2", "<h2>Section</h2>", "Section"),
+            Block("p", "<p>Second paragraph.</p>", "Second paragraph."),
+        ),
+        "text": "First paragraph with a link. Section Second paragraph.",
+        "lang": "en-GB",
+        "dir": "ltr",
+        "readerable": True,
+        "url": URL,
+        "byline": "Ada Writer",
+        "published": "2024-05-06T10:00:00Z",
+        "site_name": "News Example",
+        "page_title": "Rivers rise - News Example",
+        "word_count": 700,
+    }
+    fields.update(changes)
+    return Article(**fields)  # type: ignore[arg-type]
+
+
+def parse(page: Rendered) -> HtmlElement:
+    """Parse a rendered page."""
+    return lxml.html.document_fromstring(page.body)
+
+
+def style_text(root: HtmlElement) -> str:
+    """Return the exact text of the page's one style element."""
+    styles = root.findall(".//style")
+    assert len(styles) == 1
+    return str(styles[0].text)
+
+
+def focusable(root: HtmlElement) -> list[HtmlElement]:
+    """Return the focusable elements in document order."""
+    return [
+        el
+        for el in root.iter()
+        if (el.tag == "a" and el.get("href") is not None)
+        or (el.tag in ("button", "select", "textarea"))
+        or (el.tag == "input" and el.get("type") != "hidden")
+    ]
+
+
+def test_reader_page_structure() -> None:
+    root = parse(render_reader(article(), URL, PageStyle(), LINKS))
+    assert root.get("lang") == "en-GB" and root.get("dir") == "ltr"
+    h1s = root.findall(".//h1")
+    assert len(h1s) == 1 and h1s[0].text_content() == "Rivers <rise> & fall"
+    articles = root.xpath("//main/article")
+    assert len(articles) == 1
+    assert articles[0].xpath(".//h2")[0].text == "Section"
+    assert articles[0].xpath(".//a[@href='https://x.example/']")[0].text == "link"
+    assert root.xpath("//title")[0].text == "Rivers <rise> & fall"
+
+
+def headings(blocks: tuple[Block, ...]) -> list[tuple[str, str]]:
+    """Render blocks and return (tag, text) of each heading in the article."""
+    root = parse(render_reader(article(blocks=blocks), URL, PageStyle(), LINKS))
+    found = root.xpath("//article//*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5]")
+    return [(el.tag, el.text_content()) for el in found]
+
+
+def h(level: int, text: str) -> Block:
+    """Return a heading block."""
+    return Block(f"h{level}", f'<h{level} id="x{level}">{text}</h{level}>', text)
+
+
+def test_content_headings_start_at_h2_and_never_skip() -> None:
+    blocks = (h(3, "A"), Block("p", "<p>t</p>", "t"), h(5, "B"), h(4, "C"), h(3, "D"))
+    assert headings(blocks) == [
+        ("h1", "Rivers <rise> & fall"),
+        ("h2", "A"),
+        ("h3", "B"),
+        ("h3", "C"),
+        ("h2", "D"),
+    ]
+
+
+def test_a_repeated_h1_in_the_content_becomes_h2() -> None:
+    assert headings((h(1, "Again"), h(2, "Sub"))) == [
+        ("h1", "Rivers <rise> & fall"),
+        ("h2", "Again"),
+        ("h3", "Sub"),
+    ]
+    root = parse(render_reader(article(blocks=(h(1, "Again"),)), URL, PageStyle(), LINKS))
+    assert len(root.findall(".//h1")) == 1
+    assert root.xpath("//article//h2/@id") == ["x1"]
+
+
+def test_reader_page_shows_byline_date_site_and_reading_time() -> None:
+    root = parse(render_reader(article(), URL, PageStyle(), LINKS))
+    meta = root.xpath("//p[@class='meta']")[0]
+    assert [span.text_content() for span in meta.findall("span")] == [
+        "Ada Writer",
+        "2024-05-06",
+        "News Example",
+        "4 min read",
+    ]
+    assert meta.xpath(".//time/@datetime") == ["2024-05-06"]
+
+
+def test_reader_page_leaves_out_unknown_meta_and_uses_the_host() -> None:
+    bare = article(byline=None, published="last Tuesday", site_name=None, word_count=0)
+    root = parse(render_reader(bare, URL, PageStyle(), LINKS))
+    meta = root.xpath("//p[@class='meta']")[0]
+    assert [span.text_content() for span in meta.findall("span")] == [
+        "last Tuesday",
+        "news.example",
+    ]
+    assert meta.xpath(".//time") == []
+
+
+def test_skip_link_is_the_first_focusable_element_and_targets_main() -> None:
+    root = parse(render_reader(article(), URL, PageStyle(), LINKS))
+    first = focusable(root)[0]
+    assert first.text == "Skip to content" and first.get("href") == "#content"
+    assert root.xpath("//main/@id") == ["content"]
+
+
+def test_no_script_anywhere_even_from_hostile_metadata() -> None:
+    hostile = article(
+        title="<script>alert(1)</script>",
+        byline='"><script>alert(2)</script>',
+        lang='en"><script>alert(3)</script>',
+        site_name="<img src=x onerror=alert(4)>",
+    )
+    page = render_reader(hostile, URL, PageStyle(), LINKS)
+    root = parse(page)
+    assert root.xpath("//script") == []
+    assert root.xpath("//@*[starts-with(name(), 'on')]") == []
+    assert root.get("lang") == "und"
+    assert b"<script>" not in page.body
+
+
+def test_rtl_article_sets_dir_and_keeps_the_toolbar_ltr() -> None:
+    root = parse(render_reader(article(lang="ar", dir="rtl"), URL, PageStyle(), LINKS))
+    assert root.get("dir") == "rtl" and root.get("lang") == "ar"
+    assert root.xpath("//header[contains(@class, 'toolbar')]/@dir") == ["ltr"]
+
+
+def test_toggles_and_show_original_are_present() -> None:
+    root = parse(render_reader(article(), URL, PageStyle(), LINKS))
+    show = root.xpath("//a[.='Show original']")
+    assert [a.get("href") for a in show] == [URL + "&plainview=original"]
+    forms = root.xpath("//form")
+    assert len(forms) == 2
+    modes = []
+    for form in forms:
+        assert form.get("method") == "post"
+        assert form.get("action") == "https://plainview.proxy/toggle"
+        fields = {i.get("name"): i.get("value") for i in form.xpath(".//input")}
+        assert fields["token"] == "tok123" and fields["url"] == URL
+        modes.append(fields["mode"])
+        assert form.xpath(".//button[@type='submit']")
+    assert modes == ["original", "reader"]
+    assert root.xpath("//a[.='Why this content?']/@href") == [LINKS.why_url]
+
+
+def test_csp_hash_matches_the_style_element() -> None:
+    page = render_reader(article(), URL, PageStyle(theme="dark", font_size=120, width=35), LINKS)
+    css = style_text(parse(page))
+    digest = base64.b64encode(hashlib.sha256(css.encode("utf-8")).digest()).decode()
+    assert page.style_source == f"'sha256-{digest}'"
+    # 120 percent of the 1.125rem base; 35 em of that text.
+    assert "--font-size:1.35rem" in css and "--measure:47.25rem" in css
+    policy = content_security_policy(page.style_source, "'self'")
+    assert f"style-src 'sha256-{digest}';" in policy
+    assert policy.startswith("default-src 'none';")
+    assert "frame-ancestors 'none'" in policy and "base-uri 'none'" in policy
+
+
+def test_pages_leave_the_referrer_policy_to_the_headers() -> None:
+    # A <meta name=referrer> would override the settings page's same-origin policy and
+    # make its own forms send "Origin: null", which the settings host refuses.
+    for page in (
+        render_reader(article(), URL, PageStyle(), LINKS),
+        render_message(PageStyle(), "t", "m"),
+    ):
+        assert parse(page).xpath("//meta[@name='referrer']") == []
+
+
+def test_theme_is_an_attribute_and_unknown_themes_fall_back_to_auto() -> None:
+    dark = parse(render_reader(article(), URL, PageStyle(theme="dark"), LINKS))
+    assert dark.get("data-theme") == "dark"
+    odd = parse(render_reader(article(), URL, PageStyle(theme="neon"), LINKS))
+    assert odd.get("data-theme") == "auto"
+
+
+def test_stylesheet_covers_themes_media_and_print() -> None:
+    css = style_block(PageStyle())
+    for needle in (
+        ':root[data-theme="dark"]',
+        ':root[data-theme="sepia"]',
+        "@media (prefers-color-scheme: dark)",
+        "@media (forced-colors: active)",
+        "@media (prefers-reduced-motion: reduce)",
+        "@media print",
+        "min-height: 44px",
+    ):
+        assert needle in css
+    assert re.search(r"@media print \{\s*\.toolbar", css)
+    assert "</style" not in css
+
+
+def test_style_source_differs_with_the_sizes() -> None:
+    assert style_source(style_block(PageStyle(font_size=100))) != style_source(
+        style_block(PageStyle(font_size=110))
+    )
+
+
+def test_message_page() -> None:
+    page = render_message(PageStyle(), "Refused", "No <token>.", back_url="/")
+    root = parse(page)
+    assert root.xpath("//h1")[0].text == "Refused"
+    assert "No <token>." in root.text_content()
+    assert root.xpath("//script") == []
+
+
+def diagnostics() -> Diagnostics:
+    """Return the measurements of a 6-line page."""
+    return Diagnostics(
+        t1=(5, 40, 80, 0, 3, 2),
+        t2=(30, 10, 12, 40, 20, 25),
+        diff=(-20, 25, 60, -20, -15, -20),
+        regions=(Region(1, 2, 120),),
+        selected=(1, 2),
+        headline_line=1,
+        line_tags=("div", "h1", "p", "nav", "li", "footer"),
+        params={"algorithm": "addanag-plus", "gap": "80"},
+    )
+
+
+def test_why_page_draws_an_accessible_chart() -> None:
+    record = PageRecord("abc", URL, "reader", "reader view", 12.5, "Rivers", diagnostics())
+    page = render_why(
+        PageStyle(),
+        record=record,
+        chart=build_chart(diagnostics()),
+        summary="Six lines.",
+        params=sorted(diagnostics().params.items()),
+        settings_url="/",
+    )
+    root = parse(page)
+    assert len(root.findall(".//h1")) == 1
+    svg = root.xpath("//svg")[0]
+    assert svg.get("role") == "img" and svg.get("aria-label")
+    assert svg.xpath("./title")[0].text
+    assert root.xpath("//p[@id='chart-summary']")[0].text == "Six lines."
+    assert len(root.xpath("//svg/path")) == 3
+    assert root.xpath("//svg/line[@class='headline']/@x1") == ["1.5"]
+    assert root.xpath("//td/text()") == ["algorithm", "addanag-plus", "gap", "80"]
+    assert root.xpath("//script") == []
+
+
+def test_why_page_without_diagnostics() -> None:
+    record = PageRecord("abc", URL, "original", "timed out", 2000.0)
+    root = parse(
+        render_why(PageStyle(), record=record, chart=None, summary="", params=[], settings_url="/")
+    )
+    assert root.xpath("//svg") == []
+    assert "No line measurements" in root.text_content()
+
+
+@pytest.mark.parametrize("theme", ["auto", "light", "dark", "sepia"])
+def test_every_theme_renders_the_settings_page(theme: str) -> None:
+    page = render_settings(
+        PageStyle(theme=theme),
+        error=None,
+        notice="",
+        config_path="/tmp/sites.toml",
+        mode_override="",
+        modes=("reader", "original", "auto"),
+        themes=("auto", "light", "dark", "sepia"),
+        defaults=SiteSettings(theme=theme),  # type: ignore[arg-type]
+        limits={"font_min": 50, "font_max": 300, "width_min": 20, "width_max": 120},
+        rules=[],
+        recent=[],
+        token="t",
+    )
+    root = parse(page)
+    assert root.get("data-theme") == theme
+    assert len(root.findall(".//h1")) == 1

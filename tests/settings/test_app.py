@@ -1,0 +1,215 @@
+"""Tests for the settings host's pages and forms, over a real config file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlencode
+
+import lxml.html
+import pytest
+from lxml.html import HtmlElement
+
+from addon.core.result import Diagnostics, Region
+from addon.proxy.recent import PageRecord, RecentPages
+from addon.settings.app import MAX_FORM_BYTES, SettingsApp, WebReply, WebRequest
+from addon.settings.guard import site_token
+from addon.settings.rules import ConfigStore, Rule
+
+SECRET = "k" * 43
+SAME_ORIGIN = {"origin": "http://plainview.proxy", "sec-fetch-site": "same-origin"}
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> ConfigStore:
+    """Return a store over a fresh config file."""
+    config = ConfigStore(tmp_path / "config.toml")
+    config.ensure_exists()
+    return config
+
+
+@pytest.fixture
+def app(store: ConfigStore) -> SettingsApp:
+    """Return the app over the store, with one recent page."""
+    recent = RecentPages()
+    diagnostics = Diagnostics((3, 50), (20, 5), (-17, 45), (Region(1, 1, 50),), (1,), 1,
+                              ("nav", "p"), {"gap": "80"})  # fmt: skip
+    recent.add(PageRecord("rid", "https://a.example/p", "reader", "reader view", 9.0, "A",
+                          diagnostics))  # fmt: skip
+    return SettingsApp(store, recent, SECRET)
+
+
+def get(app: SettingsApp, path: str = "/") -> WebReply:
+    """GET a page of the settings host."""
+    return app.handle(WebRequest("GET", "http", path))
+
+
+def post(
+    app: SettingsApp, path: str, form: dict[str, str], headers: dict[str, str] | None = None
+) -> WebReply:
+    """POST a form to the settings host, from the settings page unless told otherwise."""
+    body = urlencode(form).encode()
+    return app.handle(
+        WebRequest("POST", "http", path, SAME_ORIGIN if headers is None else headers, body)
+    )
+
+
+def page(reply: WebReply) -> HtmlElement:
+    """Parse a reply's HTML."""
+    assert dict(reply.headers)["content-type"] == "text/html; charset=utf-8"
+    return lxml.html.document_fromstring(reply.body)
+
+
+def header(reply: WebReply, name: str) -> str:
+    """Return one header of a reply."""
+    return dict(reply.headers)[name]
+
+
+def test_the_settings_page_shows_defaults_rules_and_recent_pages(
+    app: SettingsApp, store: ConfigStore
+) -> None:
+    store.set_rule(".news.example", "original", "/blog/", theme="dark")
+    reply = get(app)
+    assert reply.status == 200
+    assert "form-action 'self'" in header(reply, "content-security-policy")
+    assert header(reply, "referrer-policy") == "same-origin"
+    root = page(reply)
+    defaults = root.xpath("//form[@action='/defaults']")[0]
+    assert defaults.xpath(".//select[@name='mode']/option[@selected]/text()") == ["auto"]
+    assert defaults.xpath(".//input[@name='font_size']/@value") == ["100"]
+    assert defaults.xpath(".//input[@name='token']/@value") == [SECRET]
+    row = root.xpath("//tbody/tr[th[@scope='row']]")[0]
+    assert row.xpath("./th")[0].text == ".news.example/blog/"
+    assert row.xpath(".//select[@name='theme']/option[@selected]/text()") == ["dark"]
+    assert root.xpath("//a[@href='/why?id=rid']")
+    assert root.xpath("//script") == []
+
+
+def test_a_broken_config_file_is_shown_with_its_line(app: SettingsApp, store: ConfigStore) -> None:
+    store.path.write_text('[defaults]\nmode = "fast"\n')
+    root = page(get(app))
+    error = root.xpath("//section[@class='error']")[0].text_content()
+    assert str(store.path) in error and "line 2" in error and "mode must be one of" in error
+
+
+def test_saving_defaults(app: SettingsApp, store: ConfigStore) -> None:
+    form = {"token": SECRET, "mode": "reader", "theme": "sepia", "font_size": "120", "width": ""}
+    reply = post(app, "/defaults", form)
+    assert (reply.status, header(reply, "location")) == (303, "/")
+    defaults = store.current().defaults
+    assert (defaults.mode, defaults.theme, defaults.font_size, defaults.width) == (
+        "reader", "sepia", 120, 40,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{"mode": "fast"}, {"theme": "neon"}, {"font_size": "20"}, {"width": "wide"}],
+)
+def test_bad_values_are_not_saved(
+    app: SettingsApp, store: ConfigStore, changes: dict[str, str]
+) -> None:
+    form = {"token": SECRET, "mode": "reader", "theme": "dark", **changes}
+    reply = post(app, "/defaults", form)
+    assert reply.status == 400
+    assert "Not saved" in page(reply).text_content()
+    assert store.current().defaults.theme == "auto"
+
+
+def test_adding_changing_and_removing_a_rule(app: SettingsApp, store: ConfigStore) -> None:
+    add = {"token": SECRET, "host": "docs.example", "path": "", "mode": "reader", "theme": "dark",
+           "font_size": "", "width": "60"}  # fmt: skip
+    assert post(app, "/rules", add).status == 303
+    assert store.current().rules == (Rule("docs.example", None, "reader", "dark", None, 60),)
+    # Saving the row again with blank fields makes them follow the defaults.
+    change = {**add, "mode": "", "theme": "", "width": ""}
+    assert post(app, "/rules", change).status == 303
+    assert store.current().rules == (Rule("docs.example"),)
+    stale = {"token": SECRET, "index": "0", "host": "other.example", "path": ""}
+    assert post(app, "/rules/remove", stale).status == 400
+    remove = {**stale, "host": "docs.example"}
+    assert post(app, "/rules/remove", remove).status == 303
+    assert store.current().rules == ()
+    assert post(app, "/rules/remove", remove).status == 400
+
+
+def test_a_rule_with_a_bad_host_is_refused(app: SettingsApp, store: ConfigStore) -> None:
+    reply = post(app, "/rules", {"token": SECRET, "host": "*.example.com", "mode": "reader"})
+    assert reply.status == 400
+    assert "'.example.com'" in page(reply).text_content()
+    assert store.current().rules == ()
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"origin": "https://evil.example", "sec-fetch-site": "cross-site"},
+        {"sec-fetch-site": "cross-site"},
+        {"origin": "null"},
+    ],
+)
+def test_cross_site_posts_are_refused(
+    app: SettingsApp, store: ConfigStore, headers: dict[str, str]
+) -> None:
+    reply = post(app, "/defaults", {"token": SECRET, "mode": "original"}, headers)
+    assert reply.status == 403
+    assert store.current().defaults.mode == "auto"
+
+
+def test_a_post_without_the_token_is_refused(app: SettingsApp, store: ConfigStore) -> None:
+    assert post(app, "/defaults", {"mode": "original"}).status == 403
+    assert post(app, "/rules/remove", {"index": "0"}).status == 403
+    assert store.current().defaults.mode == "auto"
+
+
+def test_a_huge_form_is_refused(app: SettingsApp) -> None:
+    reply = post(app, "/defaults", {"token": SECRET, "x": "y" * MAX_FORM_BYTES})
+    assert reply.status == 400
+
+
+def test_toggle_sets_the_site_rule_and_goes_back(app: SettingsApp, store: ConfigStore) -> None:
+    url = "https://www.news.example/a/b?c=1"
+    form = {"token": site_token(SECRET, "www.news.example"), "url": url, "mode": "original"}
+    reply = post(app, "/toggle", form, {"origin": "null", "sec-fetch-site": "cross-site"})
+    assert (reply.status, header(reply, "location")) == (303, url)
+    assert store.current().rules == (Rule("www.news.example", None, "original"),)
+    form["mode"] = "reader"
+    assert post(app, "/toggle", form, {"origin": "https://www.news.example"}).status == 303
+    assert store.current().rules == (Rule("www.news.example", None, "reader"),)
+
+
+@pytest.mark.parametrize(
+    ("form", "status"),
+    [
+        ({"url": "https://a.example/", "mode": "auto"}, 400),
+        ({"url": "javascript:alert(1)", "mode": "reader"}, 403),
+        ({"url": "https://b.example/", "mode": "reader"}, 403),
+    ],
+)
+def test_bad_toggles(
+    app: SettingsApp, store: ConfigStore, form: dict[str, str], status: int
+) -> None:
+    form = {"token": site_token(SECRET, "a.example"), **form}
+    assert post(app, "/toggle", form, {}).status == status
+    assert store.current().rules == ()
+
+
+def test_a_toggle_never_overwrites_a_broken_file(app: SettingsApp, store: ConfigStore) -> None:
+    store.path.write_text("[defaults\n")
+    form = {"token": site_token(SECRET, "a.example"), "url": "https://a.example/", "mode": "reader"}
+    reply = post(app, "/toggle", form, {})
+    assert reply.status == 409
+    assert store.path.read_text() == "[defaults\n"
+
+
+def test_the_why_page(app: SettingsApp) -> None:
+    root = page(get(app, "/why?id=rid"))
+    assert root.xpath("//svg[@role='img']")
+    assert "The page has 2 lines." in root.xpath("//p[@id='chart-summary']")[0].text
+    assert get(app, "/why?id=gone").status == 404
+    assert get(app, "/why").status == 404
+
+
+def test_unknown_paths_and_methods(app: SettingsApp) -> None:
+    assert get(app, "/nothing").status == 404
+    assert get(app, "/defaults").status == 405
+    assert post(app, "/", {}).status == 405

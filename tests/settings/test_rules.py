@@ -1,0 +1,640 @@
+"""Tests of addon/settings/rules.py on real files: matching, errors, edits, races."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import stat
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from addon.settings.rules import (
+    ConfigError,
+    ConfigStore,
+    ConfigWriteError,
+    Limits,
+    Rule,
+    SiteConfig,
+    SiteSettings,
+    default_config_path,
+    parse_config,
+)
+
+HAND_WRITTEN = """\
+# My Plainview settings (hand-written)
+[defaults]
+mode = "auto"        # reader | original | auto
+theme = "auto"       # keep the browser's choice
+font_size = 100
+width = 40           # narrow columns
+
+# Always reader on the wiki.
+[[rule]]
+host = "wiki.example"   # the wiki
+mode = "reader"
+
+# News: keep the originals, but dark.
+[[rule]]
+host = ".news.example.org"  # and subdomains
+path = "/blog/"
+mode = "original"
+theme = "dark"
+
+# trailing remark
+"""
+
+
+def config_of(text: str) -> SiteConfig:
+    """Parse text that must be valid."""
+    config = parse_config(text)
+    assert isinstance(config, SiteConfig), str(config)
+    return config
+
+
+def error_of(text: str, limits: Limits | None = None) -> ConfigError:
+    """Parse text that must be invalid."""
+    error = parse_config(text, limits=limits or Limits())
+    assert isinstance(error, ConfigError), error
+    return error
+
+
+def rules(*lines: str) -> SiteConfig:
+    """Return a config with one rule per `host [path] mode` line."""
+    text = ""
+    for line in lines:
+        host, *rest = line.split()
+        text += f'[[rule]]\nhost = "{host}"\nmode = "{rest[-1]}"\n'
+        if len(rest) == 2:
+            text += f'path = "{rest[0]}"\n'
+    return config_of(text)
+
+
+def bump_mtime(path: Path) -> None:
+    """Move the file's mtime a second on, so a same-tick edit still counts as a change."""
+    info = path.stat()
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns + 1_000_000_000))
+
+
+def hand_edit(path: Path, text: str) -> None:
+    """Rewrite the file in place, as an editor would."""
+    path.write_text(text, encoding="utf-8")
+    bump_mtime(path)
+
+
+# -- matching ------------------------------------------------------------------------
+
+
+def test_an_exact_host_matches_that_host_only() -> None:
+    config = rules("example.com reader")
+    assert config.settings_for("example.com", "/").mode == "reader"
+    for other in ("www.example.com", "badexample.com", "example.co", "example.com.evil"):
+        assert config.settings_for(other, "/") == config.defaults
+
+
+def test_a_dot_pattern_matches_the_domain_and_all_its_subdomains() -> None:
+    config = rules(".example.com reader")
+    for host in ("example.com", "www.example.com", "a.b.example.com"):
+        assert config.settings_for(host, "/").rule_index == 0
+    for other in ("badexample.com", "example.com.evil", "com"):
+        assert config.settings_for(other, "/").rule_index is None
+
+
+def test_case_port_and_final_dot_of_the_request_host_do_not_matter() -> None:
+    config = rules("Example.COM reader")
+    assert config.rules[0].host == "example.com"
+    for host in ("EXAMPLE.com", "example.com:8443", "example.com.", "Example.Com.:80"):
+        assert config.settings_for(host, "/").mode == "reader", host
+
+
+def test_ipv6_hosts_match_with_or_without_brackets_and_port() -> None:
+    config = rules("[::1] reader")
+    assert config.rules[0].host == "::1"
+    for host in ("[::1]:8080", "::1", "[0:0::1]", "0:0:0:0:0:0:0:1"):
+        assert config.settings_for(host, "/").mode == "reader", host
+    assert config.settings_for("[::2]:80", "/").rule_index is None
+
+
+def test_idna_hosts_are_compared_in_punycode() -> None:
+    config = rules("bücher.example reader", ".xn--caf-dma.example original")
+    assert config.rules[0].host == "xn--bcher-kva.example"
+    assert config.settings_for("xn--bcher-kva.example", "/").mode == "reader"
+    assert config.settings_for("BÜCHER.example:443", "/").mode == "reader"
+    assert config.settings_for("www.café.example", "/").mode == "original"
+
+
+def test_a_path_prefix_limits_the_rule() -> None:
+    config = rules("example.com /blog/ original")
+    assert config.settings_for("example.com", "/blog/post?id=1").mode == "original"
+    assert config.settings_for("example.com", "/blog/").mode == "original"
+    for path in ("/blog", "/Blog/post", "/other/blog/", "/"):
+        assert config.settings_for("example.com", path).rule_index is None, path
+
+
+def test_a_non_ascii_path_prefix_matches_the_percent_encoded_request_path() -> None:
+    config = rules("example.com /café/ reader")
+    assert config.rules[0].path == "/caf%C3%A9/"
+    assert config.settings_for("example.com", "/caf%C3%A9/menu").mode == "reader"
+
+
+def test_the_last_matching_rule_wins_even_if_less_specific() -> None:
+    specific_last = rules(".example.com reader", "www.example.com original")
+    assert specific_last.settings_for("www.example.com", "/") == SiteSettings(
+        mode="original", rule_index=1
+    )
+    general_last = rules("www.example.com original", ".example.com reader")
+    assert general_last.settings_for("www.example.com", "/").mode == "reader"
+    assert general_last.settings_for("www.example.com", "/").rule_index == 1
+    path_rule = rules("example.com /a/ original", "example.com reader")
+    assert path_rule.settings_for("example.com", "/a/x").rule_index == 1
+
+
+def test_unset_fields_come_from_the_defaults_not_from_earlier_rules() -> None:
+    config = config_of(
+        '[defaults]\ntheme = "sepia"\nfont_size = 120\n'
+        '[[rule]]\nhost = ".example.com"\ntheme = "dark"\nwidth = 80\n'
+        '[[rule]]\nhost = "www.example.com"\nmode = "reader"\n'
+    )
+    assert config.settings_for("www.example.com", "/") == SiteSettings(
+        mode="reader", theme="sepia", font_size=120, width=40, rule_index=1
+    )
+    assert config.settings_for("example.com", "/") == SiteSettings(
+        mode="auto", theme="dark", font_size=120, width=80, rule_index=0
+    )
+
+
+def test_a_request_host_that_is_no_host_name_gets_the_defaults() -> None:
+    config = rules(".example.com reader")
+    for host in ("", "exa mple.com", "[::1", "a..example.com", "x" * 300 + ".example.com"):
+        assert config.settings_for(host, "/") == config.defaults
+
+
+# -- parsing and its errors ----------------------------------------------------------
+
+
+def test_an_empty_file_and_the_template_are_the_built_in_defaults(tmp_path: Path) -> None:
+    assert config_of("") == SiteConfig()
+    store = ConfigStore(tmp_path / "config.toml")
+    store.ensure_exists()
+    assert config_of((tmp_path / "config.toml").read_text()) == SiteConfig()
+
+
+def test_the_full_example_parses() -> None:
+    config = config_of(HAND_WRITTEN)
+    assert config.rules == (
+        Rule("wiki.example", mode="reader"),
+        Rule(".news.example.org", "/blog/", mode="original", theme="dark"),
+    )
+
+
+def test_an_error_names_file_line_and_problem() -> None:
+    text = "# a\n\n[defaults]\ntheme = 'dark'\nwidth = 40\n\nmode = 'raeder'\n"
+    assert str(error_of(text)) == (
+        "config.toml, line 7: mode must be one of reader, original, auto (got 'raeder')"
+    )
+    assert str(ConfigError("config.toml", None, "file too large")) == "config.toml: file too large"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("[defaults]\nmode = auto\n", 2, "not valid TOML: Invalid value at column 8"),
+        ("[defaults\nmode = 'auto'\n", 1, "not valid TOML"),
+        ("a = 1\na = 2\n", 2, "not valid TOML"),
+        ("[defaults]\nmode = 'au", 2, "at the end of the file"),
+        ("[defaults]\nfont_size = '120'\n", 2, "font_size must be an integer from 50 to 300"),
+        ("[defaults]\nfont_size = 120.0\n", 2, "(got 120.0)"),
+        (
+            "[defaults]\nwidth = true\n",
+            2,
+            "width must be an integer from 20 to 120 (got a boolean)",
+        ),
+        ("[defaults]\nwidth = 121\n", 2, "(got 121)"),
+        ("[defaults]\ntheme = ['dark']\n", 2, "theme must be one of auto, light, dark, sepia"),
+        ("\n[defaults]\nmode = 'auto'\nmoed = 'reader'\n", 4, "unknown key 'moed' in [defaults]"),
+        ("defaults = 'reader'\n", 1, "defaults must be a table"),
+        ("[rules]\nhost = 'a'\n", 1, "unknown key 'rules' in the file"),
+        ("[rule]\nhost = 'a'\n", 1, "rule must be an array of tables, [[rule]]"),
+        ("[[rule]]\nhost = 'a'\n\n[[rule]]\nmode = 'reader'\n", 4, "rule 2: host is missing"),
+        ("[[rule]]\nhost = 'a'\nhots = 'b'\n", 3, "rule 1: unknown key 'hots' in [[rule]]"),
+        ("[[rule]]\nhost = '*.example.com'\n", 2, "write '.example.com' instead"),
+        ("[[rule]]\nhost = 'a b'\n", 2, "host must be a host name"),
+        ("[[rule]]\nhost = ''\n", 2, "host must be a host name"),
+        ("[[rule]]\nhost = 'a'\npath = 'blog/'\n", 3, "rule 1: path must start with '/'"),
+        ("[[rule]]\nhost = 'a'\npath = '/a b'\n", 3, "no spaces or control characters"),
+        ("[[rule]]\nhost = 'a'\nmode = 'raeder'\n", 3, "rule 1: mode must be one of"),
+        ("rule = [\n  {host = 'a'},\n  {host = 'b', width = 1},\n]\n", 3, "rule 2: width"),
+        ("[[rule]]\nhost = 'a'\n[rule.extra]\nx = 1\n", 3, "unknown key 'extra'"),
+    ],
+)
+def test_errors_name_the_line_of_the_offending_item(text: str, line: int, message: str) -> None:
+    error = error_of(text)
+    assert error.line == line, str(error)
+    assert message in error.message, str(error)
+
+
+# -- hostile files -------------------------------------------------------------------
+
+
+def test_a_truncated_file_is_rejected(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_bytes(HAND_WRITTEN.encode()[: HAND_WRITTEN.index('"/blog/') + 4])
+    store = ConfigStore(path)
+    assert store.current() == SiteConfig()
+    assert store.error is not None
+    assert "not valid TOML" in store.error.message
+    assert store.error.line == 16
+
+
+def test_a_file_over_the_size_limit_is_rejected_unparsed(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_bytes(b"# " + b"x" * (2 * 1024 * 1024) + b"\n")
+    store = ConfigStore(path)
+    assert store.current() == SiteConfig()
+    assert store.error is not None
+    assert store.error.message == "file too large (over 1048576 bytes)"
+    assert "file too large" in error_of("#" * 2_000_000).message
+
+
+def test_binary_files_are_rejected(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_bytes(b'[defaults]\nmode = "auto"\n\xff\xfe\x00\x80binary')
+    store = ConfigStore(path)
+    store.current()
+    assert store.error == ConfigError(str(path), 3, "not UTF-8 text (byte 0xff at offset 25)")
+    path.write_bytes(bytes(range(0, 128)) * 10)  # valid UTF-8, control characters
+    bump_mtime(path)
+    store.current()
+    assert store.error is not None
+    assert "not valid TOML" in store.error.message
+
+
+def test_deep_nesting_is_rejected() -> None:
+    tables = "[" + ".".join(["a"] * 200) + "]\nx = 1\n"
+    assert "unknown key 'a' in the file" in error_of(tables).message
+    deep_defaults = "[defaults." + ".".join(["a"] * 200) + "]\n"
+    assert "unknown key 'a' in [defaults]" in error_of(deep_defaults).message
+    arrays = "[defaults]\nmode = " + "[" * 5000 + "]" * 5000 + "\n"
+    assert error_of(arrays).message == "not valid TOML: values nested too deeply"
+    inline = "[defaults]\nmode = " + "{a = " * 5000 + "1" + "}" * 5000 + "\n"
+    assert error_of(inline).message == "not valid TOML: values nested too deeply"
+    dotted = ".".join(["a"] * 50_000) + " = 1\n"
+    assert error_of(dotted).message == "line 1 has more than 300 dots"
+
+
+def test_huge_values_and_wrong_types_are_rejected() -> None:
+    array = "[defaults]\nmode = [" + ", ".join(["1"] * 100_000) + "]\n"
+    assert error_of(array).message == "mode must be one of reader, original, auto (got an array)"
+    digits = "[defaults]\nfont_size = " + "9" * 5000 + "\n"
+    assert "not valid TOML" in error_of(digits).message
+    hexadecimal = "[defaults]\nfont_size = 0x" + "f" * 5000 + "\n"
+    assert "(got an integer out of range)" in error_of(hexadecimal).message
+    date = "[defaults]\nwidth = 1979-05-27\n"
+    assert error_of(date).message == "width must be an integer from 20 to 120 (got a date)"
+    long_text = "[defaults]\ntheme = '" + "x" * 10_000 + "'\n"
+    assert len(error_of(long_text).message) < 120
+
+
+def test_too_many_rules_are_rejected_at_the_first_one_too_many() -> None:
+    text = "".join(f"[[rule]]\nhost = 'h{i}.example'\n" for i in range(5))
+    error = error_of(text, Limits(max_rules=3))
+    assert error.message == "too many rules (5; at most 3)"
+    assert error.line == 7
+    assert len(config_of(text).rules) == 5
+
+
+def test_a_fifo_or_a_directory_in_the_files_place_is_an_error(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    store = ConfigStore(fifo)
+    assert store.current() == SiteConfig()
+    assert store.error == ConfigError(str(fifo), None, "not a regular file")
+    directory = tmp_path / "dir.toml"
+    directory.mkdir()
+    store = ConfigStore(directory)
+    store.current()
+    assert store.error is not None
+    assert "cannot read the file" in store.error.message
+
+
+# -- the store: reading ----------------------------------------------------------------
+
+
+def test_the_default_path_is_in_the_user_config_directory() -> None:
+    path = default_config_path()
+    assert path.name == "config.toml"
+    assert path.parent.name == "plainview"
+
+
+def test_no_file_means_the_defaults_and_current_creates_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    store = ConfigStore(path)
+    assert store.current() == SiteConfig()
+    assert store.error is None
+    assert not path.exists()
+
+
+def test_ensure_exists_writes_the_commented_template_once(tmp_path: Path) -> None:
+    path = tmp_path / "new" / "dir" / "config.toml"
+    store = ConfigStore(path)
+    store.ensure_exists()
+    text = path.read_text()
+    assert "# Plainview site settings." in text
+    assert "the LAST one in this file wins" in text
+    assert '# host = ".news.example.org"' in text
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    hand_edit(path, HAND_WRITTEN)
+    store.ensure_exists()
+    assert path.read_text() == HAND_WRITTEN
+
+
+def test_a_hand_edit_is_picked_up_without_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    store = ConfigStore(path)
+    store.ensure_exists()
+    assert store.current().rules == ()
+    hand_edit(path, HAND_WRITTEN)
+    assert len(store.current().rules) == 2
+    assert store.current().settings_for("wiki.example", "/").mode == "reader"
+
+
+def test_an_unchanged_stamp_means_no_reread(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("[defaults]\nmode = 'reader'\n")
+    store = ConfigStore(path)
+    assert store.current().defaults.mode == "reader"
+    info = path.stat()
+    path.write_text("[defaults]\nmode = 'invalid'\n"[: info.st_size])  # same size, same inode
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert store.current().defaults.mode == "reader"
+    assert store.error is None
+    bump_mtime(path)
+    assert store.current().defaults.mode == "reader"
+    assert store.error is not None
+
+
+def test_a_bad_hand_edit_keeps_the_last_good_config_until_fixed(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    hand_edit(path, HAND_WRITTEN)
+    store = ConfigStore(path)
+    good = store.current()
+    hand_edit(path, HAND_WRITTEN.replace('mode = "reader"', 'mode = "raeder"'))
+    assert store.current() == good
+    assert store.error == ConfigError(
+        str(path), 11, "rule 1: mode must be one of reader, original, auto (got 'raeder')"
+    )
+    hand_edit(path, HAND_WRITTEN.replace('mode = "reader"', 'mode = "auto"'))
+    assert store.current().rules[0].mode == "auto"
+    assert store.error is None
+
+
+def test_a_deleted_file_means_the_defaults_again(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    hand_edit(path, HAND_WRITTEN)
+    store = ConfigStore(path)
+    assert len(store.current().rules) == 2
+    path.unlink()
+    assert store.current() == SiteConfig()
+    assert store.error is None
+
+
+# -- the store: writing ----------------------------------------------------------------
+
+
+def comment_lines(text: str) -> list[str]:
+    """Return the comments of a TOML text (whole-line and end-of-line)."""
+    return [line[line.index("#") :] for line in text.splitlines() if "#" in line]
+
+
+def test_set_rule_appends_then_updates_the_last_rule_of_that_host_and_path(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "config.toml"
+    store = ConfigStore(path)
+    store.set_rule("example.com", "reader")
+    store.set_rule("example.com", "original", "/news/")
+    store.set_rule("example.com", "original", "/news/")  # no change: no second rule
+    config = store.set_rule("Example.COM", theme="dark", font_size=150)
+    assert config == store.current()
+    assert config.rules == (
+        Rule("example.com", mode="reader", theme="dark", font_size=150),
+        Rule("example.com", "/news/", mode="original"),
+    )
+    config = store.set_rule("example.com", "auto", clear=("theme", "font_size"))
+    assert config.rules[0] == Rule("example.com", mode="auto")
+    assert "# Plainview site settings." in path.read_text()  # created from the template
+
+
+def test_set_rule_updates_the_last_of_two_same_rules(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    hand_edit(path, "[[rule]]\nhost = 'a.example'\n\n[[rule]]\nhost = 'a.example'\n")
+    config = ConfigStore(path).set_rule("a.example", "reader")
+    assert config.rules == (Rule("a.example"), Rule("a.example", mode="reader"))
+
+
+def test_writes_keep_every_comment(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    hand_edit(path, HAND_WRITTEN)
+    store = ConfigStore(path)
+    store.set_rule("wiki.example", "original", width=60)
+    store.set_rule("new.example", "reader")
+    store.set_defaults(mode="reader", theme="light", font_size=110)
+    text = path.read_text()
+    assert comment_lines(text) == comment_lines(HAND_WRITTEN)
+    assert 'host = "wiki.example"   # the wiki' in text
+    assert 'theme = "light"       # keep the browser\'s choice' in text
+    assert text.index("width = 60") < text.index("# News: keep the originals")
+    config = config_of(text)
+    assert config.defaults == SiteSettings(mode="reader", theme="light", font_size=110)
+    assert config.rules[0] == Rule("wiki.example", mode="original", width=60)
+    assert config.rules[2] == Rule("new.example", mode="reader")
+
+
+def test_remove_rule_keeps_the_comments_around_it(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    hand_edit(path, HAND_WRITTEN)
+    store = ConfigStore(path)
+    config = store.remove_rule(0)
+    assert config.rules == (Rule(".news.example.org", "/blog/", mode="original", theme="dark"),)
+    text = path.read_text()
+    assert "# News: keep the originals, but dark." in text
+    assert "# Always reader on the wiki." in text
+    assert text.index("# News: keep") < text.index("[[rule]]")
+    assert comment_lines(text) == [c for c in comment_lines(HAND_WRITTEN) if c != "# the wiki"]
+    store.remove_rule(0)
+    assert config_of(path.read_text()) == SiteConfig()
+    assert "# trailing remark" in path.read_text()
+    store.set_rule("again.example", "reader")
+    assert config_of(path.read_text()).rules == (Rule("again.example", mode="reader"),)
+
+
+def test_remove_rule_refuses_a_wrong_index_or_a_rule_that_changed(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    hand_edit(path, HAND_WRITTEN)
+    store = ConfigStore(path)
+    shown = store.current().rules[1]
+    with pytest.raises(ConfigWriteError, match="there is no rule 3; the file has 2 rules"):
+        store.remove_rule(2)
+    with pytest.raises(ConfigWriteError, match="there is no rule 0"):
+        store.remove_rule(-1)
+    hand_edit(path, HAND_WRITTEN.replace("/blog/", "/posts/"))
+    with pytest.raises(ConfigWriteError, match="rule 2 changed in the file meanwhile"):
+        store.remove_rule(1, expect=shown)
+    assert len(store.current().rules) == 2
+    store.remove_rule(1, expect=store.current().rules[1])
+    assert len(store.current().rules) == 1
+
+
+def test_inline_table_rules_are_edited_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    hand_edit(path, "rule = [\n  {host = 'a.example'},  # first\n  {host = 'b.example'},\n]\n")
+    store = ConfigStore(path)
+    store.set_rule("a.example", "reader")
+    store.set_rule("c.example", "original")
+    store.remove_rule(1)
+    text = path.read_text()
+    assert "# first" in text
+    assert config_of(text).rules == (
+        Rule("a.example", mode="reader"),
+        Rule("c.example", mode="original"),
+    )
+
+
+def test_set_defaults_adds_a_missing_defaults_table(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    hand_edit(path, "# only rules\n[[rule]]\nhost = 'a.example'\n")
+    config = ConfigStore(path).set_defaults(width=90)
+    assert config.defaults == SiteSettings(width=90)
+    assert path.read_text().startswith("# only rules\n[[rule]]\n")
+
+
+def test_invalid_changes_are_refused_and_the_file_kept(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    hand_edit(path, HAND_WRITTEN)
+    store = ConfigStore(path, limits=Limits(max_rules=2))
+    refused: dict[str, Callable[[], object]] = {
+        "host must be a host name": lambda: store.set_rule("a b.example", "reader"),
+        "write '.example.com' instead": lambda: store.set_rule("*.example.com", "reader"),
+        "path must start with '/'": lambda: store.set_rule("a.example", "reader", "news"),
+        "mode must be one of": lambda: store.set_rule("a.example", "raeder"),  # type: ignore[arg-type]
+        "font_size must be an integer from 50 to 300 \\(got 18\\)": lambda: store.set_defaults(
+            font_size=18
+        ),
+        "cannot clear colour": lambda: store.set_rule("a.example", clear=("colour",)),  # type: ignore[arg-type]
+        "not saved: too many rules \\(3; at most 2\\)": lambda: store.set_rule("c.example"),
+    }
+    for message, change in refused.items():
+        with pytest.raises(ConfigWriteError, match=message):
+            change()
+        assert path.read_text() == HAND_WRITTEN
+    assert store.error is None
+
+
+def test_a_broken_file_is_never_overwritten(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    broken = HAND_WRITTEN.replace('theme = "dark"', 'theme = "blue"')
+    hand_edit(path, broken)
+    store = ConfigStore(path)
+    with pytest.raises(ConfigWriteError) as refused:
+        store.set_rule("a.example", "reader")
+    assert refused.value.error == ConfigError(
+        str(path), 18, "rule 2: theme must be one of auto, light, dark, sepia (got 'blue')"
+    )
+    assert store.error == refused.value.error
+    assert path.read_text() == broken
+    path.write_bytes(b"\xff" * 10)
+    with pytest.raises(ConfigWriteError, match="not UTF-8"):
+        store.set_defaults(mode="reader")
+    assert path.read_bytes() == b"\xff" * 10
+
+
+def test_a_write_keeps_the_file_mode_and_a_symlink(tmp_path: Path) -> None:
+    real = tmp_path / "dotfiles" / "plainview.toml"
+    real.parent.mkdir()
+    hand_edit(real, HAND_WRITTEN)
+    real.chmod(0o640)
+    link = tmp_path / "config.toml"
+    link.symlink_to(real)
+    ConfigStore(link).set_rule("a.example", "reader")
+    assert link.is_symlink()
+    assert stat.S_IMODE(real.stat().st_mode) == 0o640
+    assert config_of(real.read_text()).rules[-1] == Rule("a.example", mode="reader")
+    assert sorted(p.name for p in real.parent.iterdir()) == ["plainview.toml"]
+
+
+def test_a_write_keeps_a_hand_edit_made_since_the_last_read(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    store = ConfigStore(path)
+    store.ensure_exists()
+    assert store.current().rules == ()
+    with path.open("a") as file:
+        file.write('\n[[rule]]\nhost = "by-hand.example"\n')  # no mtime bump: not read yet
+    config = store.set_rule("by-store.example", "reader")
+    assert [rule.host for rule in config.rules] == ["by-hand.example", "by-store.example"]
+
+
+# -- concurrency -----------------------------------------------------------------------
+
+
+def test_the_file_is_never_seen_half_written(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    store = ConfigStore(path)
+    store.ensure_exists()
+    done = threading.Event()
+    problems: list[str] = []
+    seen: set[int] = set()
+
+    def read_repeatedly() -> None:
+        last = 0
+        while not done.is_set():
+            text = path.read_bytes().decode("utf-8")
+            config = parse_config(text)
+            if not isinstance(config, SiteConfig) or not text.startswith("# Plainview"):
+                problems.append(f"{config}: {text[:80]!r}")
+            elif len(config.rules) < last:
+                problems.append(f"rules went from {last} to {len(config.rules)}")
+            else:
+                last = len(config.rules)
+                seen.add(last)
+
+    reader = threading.Thread(target=read_repeatedly)
+    reader.start()
+    try:
+        for i in range(60):
+            store.set_rule(f"host{i}.example", "reader", theme="dark", width=60)
+    finally:
+        done.set()
+        reader.join()
+    assert problems == []
+    assert len(seen) > 1  # the reader saw the file between writes
+    assert len(store.current().rules) == 60
+
+
+def add_rules(path: str, prefix: str, count: int, barrier: threading.Barrier) -> None:
+    """Add `count` rules from a separate process, starting with the other writer."""
+    store = ConfigStore(Path(path))
+    barrier.wait()
+    for i in range(count):
+        store.set_rule(f"{prefix}{i}.example", "reader")
+
+
+def test_racing_writer_processes_lose_no_rule(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    ConfigStore(path).ensure_exists()
+    context = multiprocessing.get_context("fork")
+    barrier = context.Barrier(2)
+    writers = [
+        context.Process(target=add_rules, args=(str(path), prefix, 50, barrier))
+        for prefix in ("left", "right")
+    ]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join()
+    assert [writer.exitcode for writer in writers] == [0, 0]
+    hosts = {rule.host for rule in config_of(path.read_text()).rules}
+    expected = {f"{prefix}{i}.example" for prefix in ("left", "right") for i in range(50)}
+    assert hosts == expected
+    assert "# Plainview site settings." in path.read_text()
