@@ -4,7 +4,7 @@ from collections.abc import Callable, Collection
 
 from lxml import etree
 
-from addon.core.lines import Line
+from addon.core.paper.lines import Line
 
 def build_lines(
     root: etree._Element,

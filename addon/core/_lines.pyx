@@ -25,7 +25,7 @@ from addon.core._libxml cimport (
 )
 
 from addon.core.dom import text_content
-from addon.core.lines import BLOCK_TAGS, VOID_TAGS
+from addon.core.paper.lines import BLOCK_TAGS, VOID_TAGS
 
 import_lxml__etree()
 

@@ -11,22 +11,11 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from addon.core.content import (
-    build_blocks,
-    cut_furniture_tail,
-    drop_repeated_blocks,
-    furniture_pattern,
-    plain_text,
-    word_count,
-)
-from addon.core.danag import Selection, select_lines, select_lines_r2l
 from addon.core.decode import Decoded, decode
-from addon.core.direction import page_direction
 from addon.core.dom import text_content
-from addon.core.lines import Line, build_lines
-from addon.core.metadata import PageMeta, declares_discussion, read_metadata
-from addon.core.params import ALGORITHMS, DanagParams, ExtendParams, ExtractParams, params_for
-from addon.core.preprocess import (
+from addon.core.heuristics.direction import page_direction
+from addon.core.heuristics.metadata import PageMeta, declares_discussion, read_metadata
+from addon.core.heuristics.preprocess import (
     PageNames,
     all_furniture_words,
     boilerplate_pattern,
@@ -38,10 +27,21 @@ from addon.core.preprocess import (
     page_names,
     parse,
 )
-from addon.core.readerable import content_share, is_readerable
+from addon.core.heuristics.readerable import content_share, is_readerable
+from addon.core.heuristics.tree import Chosen, choose_content, line_of
+from addon.core.output.content import (
+    build_blocks,
+    cut_furniture_tail,
+    drop_repeated_blocks,
+    furniture_pattern,
+    plain_text,
+    word_count,
+)
+from addon.core.paper.danag import Selection, select_lines, select_lines_r2l
+from addon.core.paper.lines import Line, build_lines
+from addon.core.paper.titlefinder import Headline, find_headline
+from addon.core.params import ALGORITHMS, DanagParams, ExtendParams, ExtractParams, params_for
 from addon.core.result import Article, Block, Diagnostics, Skip
-from addon.core.titlefinder import Headline, find_headline
-from addon.core.tree import Chosen, choose_content, line_of
 
 _BINARY_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f]")
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

@@ -40,8 +40,8 @@ import lxml.html
 from lxml import etree
 
 from addon.core import Article, extract
-from addon.core.content import ALLOWED_ATTRS, ALLOWED_TAGS
 from addon.core.decode import decode
+from addon.core.output.content import ALLOWED_ATTRS, ALLOWED_TAGS
 from addon.job.budget import OverBudget, time_budget
 from addon.job.reader_job import PageJob, PageOutcome, run_job
 from addon.proxy.adapter import reader_links
@@ -147,7 +147,7 @@ URL_ATTRIBUTES = _words(
     " lowsrc dynsrc ping manifest icon archive classid usemap profile"
 )
 _SRCSET_ATTRIBUTES = frozenset({"srcset", "imagesrcset"})
-# What the core allows on every content element (addon/core/content.py), and what nh3 adds.
+# What the core allows on every content element (addon/core/output/content.py), and what nh3 adds.
 GLOBAL_ATTRS = frozenset({"dir", "lang"})
 LINK_REL = frozenset({"noopener", "noreferrer"})
 # The template's own chrome: the toolbar forms and the head's meta elements.
@@ -835,7 +835,9 @@ def save_failures(report: FuzzReport, folder: Path, *, per_signature: int = 3) -
     return written
 
 
-_FRAME_RE = re.compile(r'File "[^"]*/((?:addon|scripts/plainview_dev)/[^"]+)", line (\d+), in (\S+)')
+_FRAME_RE = re.compile(
+    r'File "[^"]*/((?:addon|scripts/plainview_dev)/[^"]+)", line (\d+), in (\S+)'
+)
 
 
 def failure_signature(failure: FuzzFailure) -> str:

@@ -7,8 +7,8 @@ from dataclasses import fields, replace
 import lxml.html
 
 from addon.core import Article, Skip, extract, params_for
-from addon.core.content import word_count
 from addon.core.extract import base_of, flatten_params, furniture_words, why_not_html
+from addon.core.output.content import word_count
 
 PAGE = (
     "<html><head>{head}</head>"

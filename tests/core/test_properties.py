@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from addon.core import Article, Skip, extract
-from addon.core.content import ALLOWED_ATTRS, ALLOWED_TAGS, IMAGE_SCHEMES, LINK_SCHEMES
 from addon.core.decode import decode
+from addon.core.output.content import ALLOWED_ATTRS, ALLOWED_TAGS, IMAGE_SCHEMES, LINK_SCHEMES
 
 ENCODINGS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "encodings"
 URL = "https://news.example/section/story.html"

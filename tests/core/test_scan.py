@@ -10,11 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from addon.core import content, preprocess
 from addon.core.dom import text_length
 from addon.core.extract import extract
-from addon.core.preprocess import premature_ends
-from addon.core.readerable import link_density, links_within
+from addon.core.heuristics import preprocess
+from addon.core.heuristics.preprocess import premature_ends
+from addon.core.heuristics.readerable import link_density, links_within
+from addon.core.output import content
 from addon.core.result import Article, Block
 
 COMPILED = importlib.util.find_spec("addon.core._scan") is not None

@@ -39,7 +39,7 @@ STAGES = ("decode", "parse", "preprocess", "lines", "core", "title", "output")
 MIN_MB_PER_S = 40.0
 PROGRESS_EVERY = 250
 MIN_TRAFILATURA_RATIO = 6.0
-# The parser settings of addon.core.preprocess, on the raw bytes.
+# The parser settings of addon.core.heuristics.preprocess, on the raw bytes.
 _PARSER = HTMLParser(
     encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True, collect_ids=False
 )

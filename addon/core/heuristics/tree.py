@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from addon.core.danag import Selection
-from addon.core.lines import BLOCK_TAGS, Line
+from addon.core.paper.danag import Selection
+from addon.core.paper.lines import BLOCK_TAGS, Line
+from addon.core.paper.titlefinder import HEADING_TAGS, Headline
 from addon.core.params import ExtendParams
-from addon.core.titlefinder import HEADING_TAGS, Headline
 
 # A subtree this high in the page is a layout wrapper, not an article.
 LAYOUT_TAGS = frozenset({"html", "body"})

@@ -19,8 +19,8 @@ from itertools import chain, islice
 
 from lxml import etree
 
-from addon.core.direction import count_rtl
 from addon.core.dom import text_content
+from addon.core.heuristics.direction import count_rtl
 from addon.core.params import DanagParams
 
 BLOCK_TAGS = frozenset(

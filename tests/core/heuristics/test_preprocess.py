@@ -12,14 +12,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from addon.core.dom import text_content
-from addon.core.params import (
-    ALGORITHMS,
-    BOILERPLATE_WORDS,
-    COMMENT_WORDS,
-    CONSENT_WORDS,
-    REVIEW_WORDS,
-)
-from addon.core.preprocess import (
+from addon.core.heuristics.preprocess import (
     _VARIANTS_SPELLED,
     _XML_DECLARATION,
     _matching_values,
@@ -48,6 +41,13 @@ from addon.core.preprocess import (
     review_sections,
     spell_out,
     strip_premature_end_tags,
+)
+from addon.core.params import (
+    ALGORITHMS,
+    BOILERPLATE_WORDS,
+    COMMENT_WORDS,
+    CONSENT_WORDS,
+    REVIEW_WORDS,
 )
 
 

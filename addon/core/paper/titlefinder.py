@@ -34,7 +34,7 @@ from addon.core.dom import (
     is_element,
     text_content,
 )
-from addon.core.lines import BLOCK_TAGS
+from addon.core.paper.lines import BLOCK_TAGS
 from addon.core.params import TitleMethod, TitleParams
 
 # §5.3 preprocessing: quotes, commas and colons are removed before tokenising.

@@ -20,7 +20,7 @@ from urllib.parse import urljoin, urlsplit
 import nh3
 from lxml import etree
 
-from addon.core.metadata import collapse
+from addon.core.heuristics.metadata import collapse
 from addon.core.result import Block
 
 Element = etree._Element
@@ -244,7 +244,7 @@ def _names_furniture(block: Block, pattern: re.Pattern[str], max_label_words: in
     # Many sites style a furniture title ("Related articles", "Was this page
     # helpful?") as a bold paragraph; a one-word one ("Share", "Tags") is more
     # often a button inside a post, so a label needs two words or more. Lowering
-    # never joins two words (true of every character, tests/core/test_content.py),
+    # never joins two words (true of every character, tests/core/output/test_content.py),
     # so a paragraph with more words than a label's is ruled out unlowered, by one
     # match that stops at the word after a label's last.
     if _words_beyond(max_label_words).match(block.text):

@@ -1,4 +1,4 @@
-"""Tests for addon.core.metadata on hand-written pages and real wcxb-dev pages."""
+"""Tests for addon.core.heuristics.metadata on hand-written pages and real wcxb-dev pages."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import lxml.html
 import pytest
 
-from addon.core.metadata import (
+from addon.core.heuristics.metadata import (
     PageMeta,
     collapse,
     declares_discussion,
@@ -19,7 +19,7 @@ from addon.core.metadata import (
     read_metadata,
 )
 
-SHARED = Path(__file__).resolve().parents[3] / "shared"
+SHARED = Path(__file__).resolve().parents[4] / "shared"
 WCXB = SHARED / "datasets" / "wcxb-dev"
 
 

@@ -1,4 +1,4 @@
-"""Tests for addon.core.direction."""
+"""Tests for addon.core.heuristics.direction."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from addon.core.decode import decode
-from addon.core.direction import (
+from addon.core.heuristics.direction import (
     _RTL_CHAR,
     count_rtl,
     has_rtl,
@@ -21,7 +21,7 @@ from addon.core.direction import (
     text_direction,
 )
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "encodings"
+CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpora" / "encodings"
 
 
 def _page(name: str) -> lxml.html.HtmlElement:

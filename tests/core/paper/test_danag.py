@@ -2,7 +2,14 @@
 
 import pytest
 
-from addon.core.danag import diff, find_regions, grow, main_region, select_lines, text_positions
+from addon.core.paper.danag import (
+    diff,
+    find_regions,
+    grow,
+    main_region,
+    select_lines,
+    text_positions,
+)
 from addon.core.result import Region
 
 T1 = [0, 10, 50, 40, 0, 5]

@@ -1,4 +1,4 @@
-"""Tests for addon.core.readerable: which extracted contents get the reader view in auto mode."""
+"""Tests for addon.core.heuristics.readerable: which contents get the reader view in auto mode."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from addon.core import Article, extract
-from addon.core.content import word_count
-from addon.core.readerable import (
+from addon.core.heuristics.readerable import (
     MAX_FRAGMENTS_PER_PARAGRAPH,
     MIN_CONTENT_SHARE,
     ShortArticle,
@@ -19,9 +18,10 @@ from addon.core.readerable import (
     link_density,
     measure,
 )
+from addon.core.output.content import word_count
 from addon.core.result import Block
 
-SHARED = Path(__file__).resolve().parents[3] / "shared"
+SHARED = Path(__file__).resolve().parents[4] / "shared"
 DATASET = SHARED / "datasets" / "wcxb-dev"
 ENCODINGS = SHARED / "corpora" / "encodings"
 PARAGRAPH = (

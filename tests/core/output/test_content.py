@@ -1,4 +1,4 @@
-"""Tests for addon.core.content: selected subtrees in, clean reader blocks out."""
+"""Tests for addon.core.output.content: selected subtrees in, clean reader blocks out."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from lxml import etree
 from lxml.html import HtmlElement
 
-from addon.core import content
-from addon.core.content import (
+from addon.core.heuristics.metadata import collapse
+from addon.core.output import content
+from addon.core.output.content import (
     _TOKEN_RE,
     ALLOWED_ATTRS,
     ALLOWED_TAGS,
@@ -34,11 +35,10 @@ from addon.core.content import (
     reading_minutes,
     word_count,
 )
-from addon.core.metadata import collapse
 from addon.core.params import FURNITURE_HEADINGS
 from addon.core.result import Block
 
-SHARED = Path(__file__).resolve().parents[3] / "shared"
+SHARED = Path(__file__).resolve().parents[4] / "shared"
 BASE = "https://example.com/news/story.html"
 GIF_1X1 = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"
 

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from lxml import etree
 from lxml.html import HtmlElement
 
-from addon.core.lines import (
+from addon.core.heuristics.preprocess import parse
+from addon.core.paper.lines import (
     BLOCK_TAGS,
     Line,
     anchor_code_chars,
@@ -24,7 +25,6 @@ from addon.core.lines import (
     walk_lines,
 )
 from addon.core.params import ALGORITHMS, Counting, DanagParams, Filter
-from addon.core.preprocess import parse
 
 BBC = '<a href="http://www.BBC.com/">BBC Web Site</a>'
 
@@ -295,7 +295,7 @@ def _records(lines: list[Line]) -> list[tuple[object, ...]]:
     return [(line.element, *_rows([line])[0]) for line in lines]
 
 
-GOLDEN_SOURCES = sorted((Path(__file__).parents[1] / "golden").glob("*/source.html"))
+GOLDEN_SOURCES = sorted((Path(__file__).parents[2] / "golden").glob("*/source.html"))
 
 
 @pytest.mark.parametrize("source", GOLDEN_SOURCES, ids=lambda path: path.parent.name)

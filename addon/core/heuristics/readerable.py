@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from addon.core.content import word_count
 from addon.core.dom import text_length
+from addon.core.output.content import word_count
 from addon.core.result import Block
 
 # Blocks that carry running prose. A whole list is one block here, so lists

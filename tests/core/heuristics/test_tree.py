@@ -5,16 +5,16 @@ from dataclasses import replace
 import lxml.html
 from lxml.html import HtmlElement
 
-from addon.core.danag import Selection
-from addon.core.lines import Line, build_lines
-from addon.core.params import DanagParams, ExtendParams
-from addon.core.tree import (
+from addon.core.heuristics.tree import (
     choose_content,
     is_permalink_heading,
     line_of,
     link_share,
     lowest_common_ancestor,
 )
+from addon.core.paper.danag import Selection
+from addon.core.paper.lines import Line, build_lines
+from addon.core.params import DanagParams, ExtendParams
 
 EXTEND = ExtendParams(max_link_share=0.8, listing_min_link_share=0.2)
 

@@ -1,4 +1,4 @@
-"""Tests for the fast paths of addon.core.content: each must give what the plain way gives."""
+"""Tests for the fast paths of addon.core.output.content: each gives what the plain way gives."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from addon.core.content import (
+from addon.core.output.content import (
     _BLOCK_SEPARATOR,
     _FILTERING_CLEANER,
     _PLAIN_CLEANER,
@@ -340,7 +340,7 @@ def test_word_count_takes_each_character_as_the_pattern_does() -> None:
 
 # --- Blocks taken out of the page, or copied ----------------------------------
 
-GOLDEN_SOURCES = sorted((Path(__file__).parents[1] / "golden").glob("*/source.html"))
+GOLDEN_SOURCES = sorted((Path(__file__).parents[2] / "golden").glob("*/source.html"))
 
 
 def _built(roots: list[etree._Element], *, take: bool, drop: frozenset[etree._Element]) -> Blocks:

@@ -11,9 +11,8 @@ from hypothesis import strategies as st
 from lxml import etree
 from lxml.html import HtmlElement
 
-from addon.core.params import TitleMethod, TitleParams
-from addon.core.preprocess import parse
-from addon.core.titlefinder import (
+from addon.core.heuristics.preprocess import parse
+from addon.core.paper.titlefinder import (
     _PERMALINK_TEXTS,
     Headline,
     _best_element,
@@ -39,6 +38,7 @@ from addon.core.titlefinder import (
     trim_to_stated,
     without_invisible,
 )
+from addon.core.params import TitleMethod, TitleParams
 
 METHODS: tuple[TitleMethod, ...] = ("tf", "tfidf", "osm", "aggregate")
 IMPROVED = TitleParams(prefer_headings=True)
@@ -628,7 +628,7 @@ def test_the_compiled_heading_text_is_the_walks(
         _texts_agree(inner, 1_000_000)
 
 
-GOLDEN_SOURCES = sorted((Path(__file__).parents[1] / "golden").glob("*/source.html"))
+GOLDEN_SOURCES = sorted((Path(__file__).parents[2] / "golden").glob("*/source.html"))
 
 
 @pytest.mark.parametrize("source", GOLDEN_SOURCES, ids=lambda path: path.parent.name)

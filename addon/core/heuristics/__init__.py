@@ -1,0 +1,1 @@
+"""Plainview's extensions around the papers: furniture, the content tree, metadata."""

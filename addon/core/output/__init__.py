@@ -1,0 +1,1 @@
+"""The output stage: selected subtrees in, clean reader blocks out."""

@@ -1,0 +1,1 @@
+"""The papers' algorithms: text lines and their measures, DANAg and its kin, TitleFinder."""
