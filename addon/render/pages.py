@@ -12,19 +12,18 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
+from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 from markupsafe import Markup
 
 from addon.core.result import Article, Block
 
-TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
-
+# The top-level templates/ is linked into this package as addon/render/templates,
+# so the wheel carries it as package data and the pages load through importlib.
 _ENV = Environment(
-    loader=FileSystemLoader(TEMPLATE_DIR),
+    loader=PackageLoader("addon.render", "templates"),
     autoescape=True,
     undefined=StrictUndefined,
     trim_blocks=True,
