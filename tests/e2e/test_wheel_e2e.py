@@ -99,7 +99,8 @@ def test_the_installed_wheel_renders_a_reader_view(installed: Path, tmp_path: Pa
 def test_the_installed_wheel_runs_plainview_extract(installed: Path, tmp_path: Path) -> None:
     page = tmp_path / "walk.html"
     page.write_bytes(PAGE)
-    done = _run([str(installed / "plainview"), "extract", "--format", "text", str(page)], cwd=tmp_path)
+    argv = [str(installed / "plainview"), "extract", "--format", "text", str(page)]
+    done = _run(argv, cwd=tmp_path)
     assert done.stdout.startswith("A walk in the hills")
     assert "we ate our bread in the lee of the stones" in done.stdout
     assert "Home" not in done.stdout
