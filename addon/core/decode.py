@@ -9,13 +9,13 @@ malformed input, every undecodable byte sequence becomes U+FFFD.
 from __future__ import annotations
 
 import codecs
-import importlib.util
 import re
-from collections.abc import Callable
 from typing import Literal
 
 import charset_normalizer
 import webencodings
+
+from addon.core import compiled
 
 Source = Literal["bom", "header", "meta", "repaired", "detected", "default"]
 
@@ -283,18 +283,7 @@ def _as_utf8(body: bytes, source: Source) -> Decoded:
     return Decoded(text, "utf-8", source, body if valid else None)
 
 
-def _compiled_check() -> Callable[[bytes], bool] | None:
-    """Return the compiled UTF-8 check (addon/core/_scan.pyx), if it was built."""
-    # Without a C compiler Plainview installs without it; every UTF-8 page is then
-    # decoded at once, as the check is the decoding. A module that does not load is an error.
-    if importlib.util.find_spec("addon.core._scan") is None:
-        return None
-    from addon.core import _scan
-
-    return _scan.is_utf8
-
-
-_IS_UTF8 = _compiled_check()
+_IS_UTF8 = compiled.pick_or_none("is_utf8")
 
 
 def _is_cp1252(body: bytes) -> bool:

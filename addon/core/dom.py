@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TypeGuard
 
 from lxml import etree
+
+from addon.core import compiled
 
 _STRING_VALUE = etree.XPath("string()", smart_strings=False)
 
@@ -25,8 +26,8 @@ def text_content(element: etree._Element) -> str:
 
 def text_length(element: etree._Element) -> int:
     """Return len(text_content(element)), counted without building the text when compiled."""
-    if _COMPILED is not None:
-        return _COMPILED.text_length(element)
+    if _TEXT_LENGTH is not None:
+        return _TEXT_LENGTH(element)
     return len(text_content(element))
 
 
@@ -36,15 +37,15 @@ def attribute_values(root: etree._Element, name: str) -> dict[etree._Element, st
     In document order: what `//*/@name` finds from the page's root, each value
     with its element.
     """
-    if _COMPILED is not None:
-        return _COMPILED.attribute_values(root, name)
+    if _ATTRIBUTE_VALUES is not None:
+        return _ATTRIBUTE_VALUES(root, name)
     return walk_attribute_values(root, name)
 
 
 def attribute_value_set(root: etree._Element, names: tuple[str, ...]) -> set[str]:
     """Return the distinct values of the attributes `names` under root (root too)."""
-    if _COMPILED is not None:
-        return _COMPILED.attribute_value_set(root, names)
+    if _ATTRIBUTE_VALUE_SET is not None:
+        return _ATTRIBUTE_VALUE_SET(root, names)
     return {value for name in names for value in walk_attribute_values(root, name).values()}
 
 
@@ -53,15 +54,15 @@ def elements_holding(root: etree._Element, tag: str, name: str, word: str) -> li
 
     `word` is lowercase ASCII letters, found in any case; in document order.
     """
-    if _COMPILED is not None:
-        return _COMPILED.elements_holding(root, tag, name, word)
+    if _ELEMENTS_HOLDING is not None:
+        return _ELEMENTS_HOLDING(root, tag, name, word)
     return walk_elements_holding(root, tag, name, word)
 
 
 def unlink_all(root: etree._Element, elements: list[etree._Element]) -> None:
     """Remove the elements under root with their content, each tail left where it stood."""
-    if _COMPILED is not None:
-        _COMPILED.unlink_all(root, elements)
+    if _UNLINK_ALL is not None:
+        _UNLINK_ALL(root, elements)
     else:
         walk_unlink_all(root, elements)
 
@@ -71,8 +72,8 @@ def elements_valued(
 ) -> list[etree._Element]:
     """Return the elements whose attribute names[0] has one of the values, in document
     order, then those of names[1] not listed yet, and so on: each element once."""
-    if _COMPILED is not None:
-        return _COMPILED.elements_valued(root, names, values)
+    if _ELEMENTS_VALUED is not None:
+        return _ELEMENTS_VALUED(root, names, values)
     named = (walk_attribute_values(root, name).items() for name in names)
     return list(
         dict.fromkeys(element for each in named for element, value in each if value in values)
@@ -84,8 +85,8 @@ def elements_with(
 ) -> list[etree._Element]:
     """Return the elements under root (root too) whose attribute, of those `wanted` names,
     has one of its values there: in document order, each element once."""
-    if _COMPILED is not None:
-        return _COMPILED.elements_with(root, dict(wanted))
+    if _ELEMENTS_WITH is not None:
+        return _ELEMENTS_WITH(root, dict(wanted))
     return walk_elements_with(root, wanted)
 
 
@@ -111,8 +112,8 @@ class Hidden:
 
 def hidden_elements(root: etree._Element) -> Hidden:
     """Find the elements under root (root too) hidden by `hidden`, display:none or aria-hidden."""
-    if _COMPILED is not None:
-        return Hidden(*_COMPILED.hidden_elements(root))
+    if _HIDDEN_ELEMENTS is not None:
+        return Hidden(*_HIDDEN_ELEMENTS(root))
     return walk_hidden_elements(root)
 
 
@@ -177,45 +178,26 @@ def walk_unlink_all(root: etree._Element, elements: list[etree._Element]) -> Non
 _UNLINKED = "x-plainview-unlinked"  # a name no page uses: only the renamed elements have it
 
 
-@dataclass(frozen=True, slots=True)
-class _Compiled:
-    """The compiled twins of the queries above (addon/core/_dom.pyx)."""
-
-    text_length: Callable[[etree._Element], int]
-    attribute_values: Callable[[etree._Element, str], dict[etree._Element, str]]
-    attribute_value_set: Callable[[etree._Element, tuple[str, ...]], set[str]]
-    elements_valued: Callable[
-        [etree._Element, tuple[str, ...], Collection[str]], list[etree._Element]
-    ]
-    elements_with: Callable[
-        [etree._Element, dict[str, Collection[str]]], list[etree._Element]
-    ]
-    hidden_elements: Callable[
-        [etree._Element], tuple[list[etree._Element], list[etree._Element], list[etree._Element]]
-    ]
-    elements_holding: Callable[[etree._Element, str, str, str], list[etree._Element]]
-    unlink_all: Callable[[etree._Element, list[etree._Element]], None]
-
-
-def _compiled() -> _Compiled | None:
-    """Return the compiled queries, if the install built them."""
-    # A machine without a C compiler installs Plainview without them: the
-    # Python queries give the same results, only slower. A module that is
-    # there but does not load is an error, not a reason to fall back.
-    if importlib.util.find_spec("addon.core._dom") is None:
-        return None
-    from addon.core import _dom
-
-    return _Compiled(
-        _dom.text_length,
-        _dom.attribute_values,
-        _dom.attribute_value_set,
-        _dom.elements_valued,
-        _dom.elements_with,
-        _dom.hidden_elements,
-        _dom.elements_holding,
-        _dom.unlink_all,
-    )
-
-
-_COMPILED = _compiled()
+# The compiled twins of the queries above (addon/core/_dom.pyx), where they were built.
+_E = etree._Element
+_Elements = list[etree._Element]
+_TEXT_LENGTH: Callable[[_E], int] | None = compiled.pick_or_none("text_length")
+_ATTRIBUTE_VALUES: Callable[[_E, str], dict[_E, str]] | None = compiled.pick_or_none(
+    "attribute_values"
+)
+_ATTRIBUTE_VALUE_SET: Callable[[_E, tuple[str, ...]], set[str]] | None = compiled.pick_or_none(
+    "attribute_value_set"
+)
+_ELEMENTS_VALUED: Callable[[_E, tuple[str, ...], Collection[str]], _Elements] | None = (
+    compiled.pick_or_none("elements_valued")
+)
+_ELEMENTS_WITH: Callable[[_E, dict[str, Collection[str]]], _Elements] | None = (
+    compiled.pick_or_none("elements_with")
+)
+_HIDDEN_ELEMENTS: Callable[[_E], tuple[_Elements, _Elements, _Elements]] | None = (
+    compiled.pick_or_none("hidden_elements")
+)
+_ELEMENTS_HOLDING: Callable[[_E, str, str, str], _Elements] | None = compiled.pick_or_none(
+    "elements_holding"
+)
+_UNLINK_ALL: Callable[[_E, _Elements], None] | None = compiled.pick_or_none("unlink_all")

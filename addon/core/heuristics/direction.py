@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from collections.abc import Callable
+
+from addon.core import compiled
 
 # Right-to-left scripts (thesis §4.4: R2L counts these as content characters): Hebrew,
 # Arabic, Syriac, Thaana, N'Ko, Samaritan, Mandaic and Arabic Extended (U+0590-08FF), the
@@ -36,18 +37,7 @@ def has_rtl(text: str) -> bool:
     return _RTL_CHAR.search(text) is not None
 
 
-def _compiled_has_rtl() -> Callable[[str], bool] | None:
-    """Return the compiled twin of `has_rtl` (addon/core/_words.pyx), if it was built."""
-    # The pattern tests each character in turn; the compiled scan rules out a text of
-    # characters below U+0100 by its storage alone, and reads the others' code points.
-    if importlib.util.find_spec("addon.core._words") is None:
-        return None
-    from addon.core import _words
-
-    return _words.has_rtl
-
-
-_HAS_RTL = _compiled_has_rtl()
+_HAS_RTL: Callable[[str], bool] | None = compiled.pick_or_none("has_rtl")
 
 
 def is_rtl_char(ch: str) -> bool:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate
 from types import MappingProxyType
 
 from lxml import etree
 
+from addon.core import compiled
 from addon.core.dom import (
     attribute_value_set,
     attribute_values,
@@ -174,18 +174,7 @@ def premature_ends(utf8: bytes) -> list[tuple[int, int]]:
     return [match.span() for match in _PREMATURE_END_BYTES.finditer(utf8)]
 
 
-def _compiled_ends() -> Callable[[bytes], list[tuple[int, int]]] | None:
-    """Return the compiled twin of `premature_ends` (addon/core/_scan.pyx), if it was built."""
-    # Without a C compiler Plainview installs without it; the pattern finds the
-    # same spans, slower. A module that is there but does not load is an error.
-    if importlib.util.find_spec("addon.core._scan") is None:
-        return None
-    from addon.core import _scan
-
-    return _scan.premature_ends
-
-
-_premature_ends = _compiled_ends() or premature_ends
+_premature_ends = compiled.pick("premature_ends", premature_ends)
 
 _TOO_DEEP = etree.Element("too-deep")
 
@@ -622,16 +611,7 @@ def holds_any(text: str, words: tuple[str, ...]) -> bool:
     return any(word in text for word in words)
 
 
-def _compiled_holds_any() -> Callable[[str, tuple[str, ...]], bool] | None:
-    """Return the compiled twin of `holds_any` (addon/core/_scan.pyx), if it was built."""
-    if importlib.util.find_spec("addon.core._scan") is None:
-        return None
-    from addon.core import _scan
-
-    return _scan.holds_any
-
-
-_holds_any = _compiled_holds_any() or holds_any
+_holds_any = compiled.pick("holds_any", holds_any)
 _LITERAL_RUN = re.compile(r"[a-z0-9_-]+")
 # What nests or separates the alternatives of a pattern: a class (whole), a parenthesis, a bar.
 _STRUCTURE = re.compile(r"\[[^\]]*\]|[()|]")
@@ -1005,17 +985,7 @@ def _following(element: etree._Element) -> Iterator[etree._Element]:
         node = node.getparent()
 
 
-def _compiled_word_hits() -> Callable[[list[str], SpelledWords], dict[str, set[int]]] | None:
-    """Return the compiled twin of `_word_hits` (addon/core/_words.pyx), if it was built."""
-    # As for the premature end tags: without a C compiler the Python twin runs.
-    if importlib.util.find_spec("addon.core._words") is None:
-        return None
-    from addon.core import _words
-
-    return _words.word_hits
-
-
-_WORD_HITS = _compiled_word_hits() or _word_hits
+_WORD_HITS = compiled.pick("word_hits", _word_hits)
 _PATTERN_FLAGS = boilerplate_pattern("x").flags
 # Immutable once built: the patterns' words, read by every page.
 _VARIANTS_SPELLED = MappingProxyType(_spell_out_variants())

@@ -13,12 +13,12 @@ decision").
 
 from __future__ import annotations
 
-import importlib.util
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from lxml import etree
 
+from addon.core import compiled
 from addon.core.dom import text_length
 from addon.core.output.content import word_count
 from addon.core.result import Block
@@ -177,17 +177,7 @@ def links_within(blocks: Sequence[Block], max_density: float) -> bool:
     return link_density(blocks) <= max_density
 
 
-def _compiled_bounds() -> Callable[[str], tuple[int, int, int]] | None:
-    """Return the compiled link-text bounds (addon/core/_scan.pyx), if they were built."""
-    # Without a C compiler every check parses. A module that does not load is an error.
-    if importlib.util.find_spec("addon.core._scan") is None:
-        return None
-    from addon.core import _scan
-
-    return _scan.link_text_bounds
-
-
-_LINK_TEXT_BOUNDS = _compiled_bounds()
+_LINK_TEXT_BOUNDS = compiled.pick_or_none("link_text_bounds")
 
 
 def is_short_article(

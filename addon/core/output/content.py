@@ -9,7 +9,6 @@ by nh3 before it becomes a `Block`.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
@@ -20,6 +19,7 @@ from urllib.parse import urljoin, urlsplit
 import nh3
 from lxml import etree
 
+from addon.core import compiled
 from addon.core.heuristics.metadata import collapse
 from addon.core.result import Block
 
@@ -290,32 +290,10 @@ def word_count(text: str) -> int:
     return len(_WORD_RE.findall(text))
 
 
-def _compiled_word_count() -> Callable[[str], int] | None:
-    """Return the compiled twin of the word count (addon/core/_words.pyx), if it was built."""
-    # Without a C compiler Plainview installs without it; the pattern gives the
-    # same count, slower. A module that is there but does not load is an error.
-    if importlib.util.find_spec("addon.core._words") is None:
-        return None
-    from addon.core import _words
-
-    return _words.word_count
+_COMPILED_WORD_COUNT: Callable[[str], int] | None = compiled.pick_or_none("word_count")
 
 
-_COMPILED_WORD_COUNT = _compiled_word_count()
-
-
-def _compiled_collapse() -> Callable[[str], str] | None:
-    """Return the compiled twin of `metadata.collapse` (addon/core/_marks.pyx), if it was built."""
-    # One pass over the characters instead of a string for every word: 0.13 -> 0.02 ms
-    # a page over the blocks' text. A module that does not load is an error.
-    if importlib.util.find_spec("addon.core._marks") is None:
-        return None
-    from addon.core import _marks
-
-    return _marks.collapse_space
-
-
-_collapse = _compiled_collapse() or collapse
+_collapse = compiled.pick("collapse_space", collapse)
 
 
 def reading_minutes(words: int, *, wpm: int = 230) -> int:
@@ -796,19 +774,8 @@ def _closes_alike(source: str) -> bool:
     return source.count("<") - ends - voids == ends
 
 
-def _compiled_markup_scans() -> tuple[Callable[[str], bool], Callable[[str], bool]] | None:
-    """Return the compiled twins of `_closes_alike` and `holds_data_url` (_scan.pyx), if built."""
-    # Each string scan above is a pass over the markup, a slow one once the text
-    # holds a character beyond Latin-1 (a curly quote): six passes, 0.1 ms a
-    # page, against two in C. A module that does not load is an error.
-    if importlib.util.find_spec("addon.core._scan") is None:
-        return None
-    from addon.core import _scan
-
-    return _scan.closes_alike, _scan.holds_data_url
-
-
-_blocks_close_alike, _holds_data_url = _compiled_markup_scans() or (_closes_alike, holds_data_url)
+_blocks_close_alike = compiled.pick("closes_alike", _closes_alike)
+_holds_data_url = compiled.pick("holds_data_url", holds_data_url)
 
 
 def name_or_unwrap(holder: Element) -> None:
@@ -1393,49 +1360,19 @@ def stylesheet_marks(holder: Element) -> str:
         return ""
 
 
-def _compiled_marks() -> Callable[[Element], str] | None:
-    """Return the compiled twin of the stylesheet (addon/core/_marks.pyx), if it was built."""
-    # Without a C compiler Plainview installs without it; the stylesheet writes
-    # the same text, slower. A module that is there but does not load is an error.
-    if importlib.util.find_spec("addon.core._marks") is None:
-        return None
-    from addon.core import _marks
-
-    _marks.set_line_tags(_LINE_TAGS)
-    return _marks.block_marks
+_block_marks = compiled.pick("block_marks", stylesheet_marks)
+_MARKS = compiled.compiled_module("block_marks")
+if _MARKS is not None:
+    _MARKS.set_line_tags(_LINE_TAGS)
 
 
-_block_marks = _compiled_marks() or stylesheet_marks
+_marked_lines = compiled.pick("marked_lines", lines_of_marks)
 
 
-def _compiled_lines() -> Callable[[str], str] | None:
-    """Return the compiled twin of `lines_of_marks` (addon/core/_marks.pyx), if it was built."""
-    # One pass over the characters: 0.3 -> 0.03 ms a page. Without a C compiler
-    # the string methods make the same lines. A module that does not load is an error.
-    if importlib.util.find_spec("addon.core._marks") is None:
-        return None
-    from addon.core import _marks
-
-    return _marks.marked_lines
-
-
-_marked_lines = _compiled_lines() or lines_of_marks
-
-
-def _compiled_settle() -> Callable[[Element, list[Element], set[str], bool], list[Element]] | None:
-    """Return the compiled walk over the plain elements (addon/core/_allow.pyx), if built."""
-    # Without a C compiler Plainview installs without it; _Found.sort then
-    # settles every element in Python, alike. A module that does not load is an error.
-    if importlib.util.find_spec("addon.core._allow") is None:
-        return None
-    from addon.core import _allow
-
-    kept_attributes = _GLOBAL_ATTRS.union(*ALLOWED_ATTRS.values())
-    _allow.set_tables(_ROLES, _BLOCKISH_TAGS, kept_attributes)
-    return _allow.settle_plain
-
-
-_SETTLE_PLAIN = _compiled_settle()
+_SETTLE_PLAIN = compiled.pick_or_none("settle_plain")
+_ALLOW = compiled.compiled_module("settle_plain")
+if _ALLOW is not None:
+    _ALLOW.set_tables(_ROLES, _BLOCKISH_TAGS, _GLOBAL_ATTRS.union(*ALLOWED_ATTRS.values()))
 
 
 def _table_text(raw: str) -> str:

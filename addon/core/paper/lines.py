@@ -8,7 +8,6 @@ every line keeps a reference to that element.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import sys
 from collections import deque
@@ -19,6 +18,7 @@ from itertools import chain, islice
 
 from lxml import etree
 
+from addon.core import compiled
 from addon.core.dom import text_content
 from addon.core.heuristics.direction import count_rtl
 from addon.core.params import DanagParams
@@ -205,26 +205,14 @@ def count_line(text: str, code: int, *, counting: str) -> tuple[int, int]:
 
 def build_lines(root: etree._Element, params: DanagParams) -> list[Line]:
     """Cut a preprocessed tree into block lines with their T1/T2 counts (§4.3.1-4.3.2)."""
-    compiled = _compiled_walk()
-    if compiled is None:
+    # Looked up on each call: the compiled walk reads this module's tag sets when it loads.
+    compiled_walk: Callable[..., list[Line]] | None = compiled.pick_or_none("build_lines")
+    if compiled_walk is None:
         return walk_lines(root, params)
     cap = sys.maxsize if params.max_attribute_chars is None else params.max_attribute_chars
     counting = params.counting
     counter = None if counting == "danag" else partial(count_line, counting=counting)
-    return compiled(root, Line, counter, params.filter, params.placeholder_offset, cap)
-
-
-def _compiled_walk() -> Callable[..., list[Line]] | None:
-    """Return the compiled twin of `walk_lines` (addon/core/_lines.pyx), if it was built."""
-    # A machine without a C compiler installs Plainview without it: the walk
-    # below gives the same lines, only slower. A module that is there but does
-    # not load is an error, not a reason to fall back.
-    if importlib.util.find_spec("addon.core._lines") is None:
-        return None
-    # Imported here: the module reads this one's tag sets when it loads.
-    from addon.core import _lines
-
-    return _lines.build_lines
+    return compiled_walk(root, Line, counter, params.filter, params.placeholder_offset, cap)
 
 
 def walk_lines(root: etree._Element, params: DanagParams) -> list[Line]:

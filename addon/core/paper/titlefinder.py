@@ -18,16 +18,16 @@ improved TF 0.779 / 0.770 (TF-IDF 0.758 / 0.765); first <h1> 0.636 / 0.648, <tit
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
 from lxml import etree
 
+from addon.core import compiled
 from addon.core.dom import (
     attribute_value_set,
     elements_valued,
@@ -402,17 +402,7 @@ def _walk_text(element: etree._Element, max_nodes: int) -> str | None:
     return " ".join("".join(parts).split())
 
 
-def _compiled_text() -> Callable[[etree._Element, int, frozenset[str]], str | None] | None:
-    """Return the compiled twin of `_walk_text` (addon/core/_lines.pyx), if it was built."""
-    # Without a C compiler the walk above runs: the same text, slower.
-    if importlib.util.find_spec("addon.core._lines") is None:
-        return None
-    from addon.core import _lines
-
-    return _lines.heading_text
-
-
-_HEADING_TEXT = _compiled_text()
+_HEADING_TEXT = compiled.pick_or_none("heading_text")
 
 
 def _is_permalink(anchor: etree._Element) -> bool:
