@@ -4,6 +4,7 @@ scripts/bench                       all three on the full dataset
 scripts/bench extraction --sample 100 --rounds 1
 scripts/bench report --markdown     the tables of the last run, for docs/performance.md
 scripts/bench floor                 mitmproxy's own floor for the concurrency target
+scripts/bench compiled              what each compiled function buys, and the pure-Python build
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from plainview_dev.bench import concurrency, extraction, floor, proxy_overhead, report
+from plainview_dev.bench import compiled, concurrency, extraction, floor, proxy_overhead, report
 from plainview_dev.bench.common import (
     DEFAULT_DATASET,
     BenchPage,
@@ -33,7 +34,8 @@ from plainview_dev.bench.servers import StartFailed
 
 BENCHMARKS = ("extraction", "proxy", "concurrency")
 # Run only when named: what the proxy Plainview runs in costs on its own.
-EXTRA = ("floor",)
+# and what each compiled function buys.
+EXTRA = ("floor", "compiled")
 DEFAULT_OUT = Path(__file__).resolve().parents[3] / "build" / "bench"
 DEFAULT_ROUNDS = 3
 # The concurrency throughput runs over this many pages spread over the dataset.
@@ -53,7 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
         # Checked in main: argparse rejects an empty default against `choices`.
         "benchmarks", nargs="*", default=[],
         metavar="BENCHMARK",
-        help="extraction, proxy, concurrency, all (default: these three), floor or report",
+        help="extraction, proxy, concurrency, all (default: these three), floor, compiled "
+        "or report",
     )  # fmt: skip
     parser.add_argument(
         "--sample", type=_positive, metavar="N",
@@ -136,6 +139,11 @@ def run_floor(args: argparse.Namespace, pages: list[BenchPage], workdir: Path) -
     return floor.run(concurrency.largest_pages(pages), args.rates, _setup(args, workdir))
 
 
+def run_compiled(args: argparse.Namespace, pages: list[BenchPage], workdir: Path) -> Json:
+    """Run the compiled-functions benchmark: each variant extracts the pages in its own process."""
+    return compiled.run(args.dataset, [page.file_id for page in pages], args.rounds)
+
+
 def _setup(args: argparse.Namespace, workdir: Path) -> concurrency.Setup:
     """Return the setup of the passthrough phases the command line asks for."""
     return concurrency.Setup(
@@ -152,12 +160,14 @@ RUNNERS: dict[str, Runner] = {
     "proxy": run_proxy,
     "concurrency": run_concurrency,
     "floor": run_floor,
+    "compiled": run_compiled,
 }
 TARGETS: dict[str, Callable[[Json], list[Target]]] = {
     "extraction": extraction.targets,
     "proxy": proxy_overhead.targets,
     "concurrency": concurrency.targets,
     "floor": floor.targets,
+    "compiled": compiled.targets,
 }
 
 

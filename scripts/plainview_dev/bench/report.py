@@ -175,6 +175,19 @@ def floor_tables(results: Json) -> list[Table]:
     return [_table(title, headers, rows)]
 
 
+def compiled_tables(results: Json) -> list[Table]:
+    """Return each variant's extraction seconds and what its twins cost over all compiled."""
+    rows = [
+        (each["name"], each["module"] or "", number(each["seconds"], 2), percent(each["cost"]))
+        for each in results["variants"]
+    ]
+    title = (
+        f"Extraction of {results['pages']} pages with compiled functions turned into their "
+        f"Python twins, each variant in its own interpreter; median of {results['rounds']} rounds"
+    )
+    return [_table(title, ("variant", "module", "seconds", "slower than all compiled"), rows)]
+
+
 def _floor_cells(passthrough: Json) -> tuple[str, str, str, str]:
     """Return the achieved page rate, the idle and loaded p95 and the slowdown of one run."""
     return (
@@ -324,6 +337,7 @@ TABLES: dict[str, Callable[[Json], list[Table]]] = {
     "proxy": proxy_tables,
     "concurrency": concurrency_tables,
     "floor": floor_tables,
+    "compiled": compiled_tables,
 }
 
 
