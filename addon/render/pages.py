@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from urllib.parse import urlsplit
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 from markupsafe import Markup
 
+from addon.core.output.content import reading_minutes
 from addon.core.result import Article, Block
 
 # The top-level templates/ is linked into this package as addon/render/templates,
@@ -128,8 +128,8 @@ def _meta(article: Article, site_name: str, *, words_per_minute: int = 230) -> l
         items.append(MetaItem(stamp or date, stamp))
     if site_name:
         items.append(MetaItem(site_name))
-    if article.word_count > 0:
-        minutes = max(1, math.ceil(article.word_count / words_per_minute))
+    minutes = reading_minutes(article.word_count, wpm=words_per_minute)
+    if minutes:
         items.append(MetaItem(f"{minutes} min read"))
     return items
 

@@ -40,11 +40,6 @@ def has_rtl(text: str) -> bool:
 _HAS_RTL: Callable[[str], bool] | None = compiled.pick_or_none("has_rtl")
 
 
-def is_rtl_char(ch: str) -> bool:
-    """Return whether a character belongs to a right-to-left script block."""
-    return _RTL_CHAR.match(ch) is not None
-
-
 def count_rtl(text: str) -> int:
     """Return how many characters of the text are in right-to-left script blocks."""
     # subn counts the matches in C without building a list of them.

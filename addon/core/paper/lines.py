@@ -8,7 +8,6 @@ every line keeps a reference to that element.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -38,7 +37,6 @@ VOID_TAGS = frozenset(
      "track", "wbr"}
 )  # fmt: skip
 
-_ANCHOR_START = re.compile(r"<a\b[^>]*>(.*?)</a>", re.IGNORECASE | re.DOTALL)
 
 
 @dataclass(slots=True)
@@ -56,18 +54,6 @@ class Line:
     t1: int
     t2: int
     link_chars: int
-
-
-def filter3(html: str, *, placeholder_offset: int = 7) -> str:
-    """Replace each anchor's attributes with a placeholder of length LT-offset (§4.6.1)."""
-
-    def replace(match: re.Match[str]) -> str:
-        text = match.group(1)
-        width = len(text) - placeholder_offset
-        start = f"<a {'_' * width}>" if width > 0 else "<a>"
-        return f"{start}{text}</a>"
-
-    return _ANCHOR_START.sub(replace, html)
 
 
 def anchor_code_chars(link_text: int, *, filter: int, placeholder_offset: int = 7) -> int:

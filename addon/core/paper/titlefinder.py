@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -162,7 +162,7 @@ class _Vector:
 
 
 @dataclass(slots=True)
-class _Terms:
+class Terms:
     """A token list as the vectors the measures need: tf, and tf-idf when idf is known."""
 
     tf: _Vector
@@ -175,7 +175,9 @@ def _vector(weights: dict[str, float]) -> _Vector:
     return _Vector(weights, math.sqrt(sum([weight * weight for weight in weights.values()])))
 
 
-def _terms(tokens: Sequence[str], idf: Mapping[str, float] | None, documents: int) -> _Terms:
+def terms(
+    tokens: Sequence[str], idf: Mapping[str, float] | None = None, documents: int = 0
+) -> Terms:
     """Return the tf vector of a token list, and its tf-idf vector when `idf` is given."""
     # Counted in a plain dict: Counter's Python-level setup costs more than the
     # count of a headline's few words. The same weights, in the same order.
@@ -184,10 +186,10 @@ def _terms(tokens: Sequence[str], idf: Mapping[str, float] | None, documents: in
         counts[token] = counts.get(token, 0.0) + 1.0
     tf = _vector(counts)
     if idf is None:
-        return _Terms(tf, None)
+        return Terms(tf, None)
     unseen = _idf(0, documents)
     tfidf = {term: count * idf.get(term, unseen) for term, count in counts.items()}
-    return _Terms(tf, _vector(tfidf))
+    return Terms(tf, _vector(tfidf))
 
 
 def _dot(left: Mapping[str, float], right: Mapping[str, float]) -> float:
@@ -203,50 +205,47 @@ def _cosine(left: _Vector, right: _Vector) -> float:
     return dot / (left.norm * right.norm) if dot else 0.0
 
 
-def _tfidf(terms: _Terms) -> _Vector:
+def _tfidf(terms: Terms) -> _Vector:
     """Return the tf-idf vector of terms built with an idf table."""
     if terms.tfidf is None:
         raise ValueError("tf-idf measures need terms built with an idf table")
     return terms.tfidf
 
 
-def _measure(method: TitleMethod, query: _Terms, candidate: _Terms) -> float:
-    """Return the named similarity of a candidate to the query (§5.3)."""
-    score = 0.0
-    if method in ("tf", "aggregate"):
-        score += _cosine(query.tf, candidate.tf)
-    if method in ("tfidf", "aggregate"):
-        score += _cosine(_tfidf(query), _tfidf(candidate))
-    if method in ("osm", "aggregate") and candidate.tf.norm:
-        # OSM: the query weighted by tf-idf, the candidate by Euclidean-normalised tf.
-        score += _dot(_tfidf(query).weights, candidate.tf.weights) / candidate.tf.norm
-    return score
+def tf_cosine(query: Terms, candidate: Terms) -> float:
+    """Return the cosine of the raw term-frequency vectors (§5.3, TF)."""
+    return _cosine(query.tf, candidate.tf)
 
 
-def tf_cosine(query: Sequence[str], candidate: Sequence[str]) -> float:
-    """Return the cosine of the raw term-frequency vectors of two token lists (§5.3)."""
-    return _measure("tf", _terms(query, None, 0), _terms(candidate, None, 0))
+def tfidf_cosine(query: Terms, candidate: Terms) -> float:
+    """Return the cosine of the tf-idf vectors (§5.3, TF-IDF)."""
+    return _cosine(_tfidf(query), _tfidf(candidate))
 
 
-def tfidf_cosine(
-    query: Sequence[str], candidate: Sequence[str], idf: Mapping[str, float], documents: int
-) -> float:
-    """Return the cosine of the tf-idf vectors of two token lists (§5.3)."""
-    return _measure("tfidf", _terms(query, idf, documents), _terms(candidate, idf, documents))
-
-
-def osm(
-    query: Sequence[str], candidate: Sequence[str], idf: Mapping[str, float], documents: int
-) -> float:
+def osm(query: Terms, candidate: Terms) -> float:
     """Return the overlap score: tf-idf query weights dotted with the candidate's unit tf (§5.3)."""
-    return _measure("osm", _terms(query, idf, documents), _terms(candidate, idf, documents))
+    if not candidate.tf.norm:
+        return 0.0
+    return _dot(_tfidf(query).weights, candidate.tf.weights) / candidate.tf.norm
 
 
-def aggregate(
-    query: Sequence[str], candidate: Sequence[str], idf: Mapping[str, float], documents: int
-) -> float:
+def aggregate(query: Terms, candidate: Terms) -> float:
     """Return the sum of the TF cosine, TF-IDF cosine and OSM scores (§5.3)."""
-    return _measure("aggregate", _terms(query, idf, documents), _terms(candidate, idf, documents))
+    return tf_cosine(query, candidate) + tfidf_cosine(query, candidate) + osm(query, candidate)
+
+
+# TitleFinder's four measures (§5.3), by the name TitleParams.method gives them.
+MEASURES: dict[TitleMethod, Callable[[Terms, Terms], float]] = {
+    "tf": tf_cosine,
+    "tfidf": tfidf_cosine,
+    "osm": osm,
+    "aggregate": aggregate,
+}
+
+
+def _measure(method: TitleMethod, query: Terms, candidate: Terms) -> float:
+    """Return the named similarity of a candidate to the query (§5.3)."""
+    return MEASURES[method](query, candidate)
 
 
 def text_fragments(root: etree._Element) -> list[tuple[etree._Element, str]]:
@@ -325,7 +324,7 @@ def _best(
     """Return the first candidate with the highest positive similarity to the query."""
     documents = len(candidates)
     idf = _idf_table(method, [candidate.tokens for candidate in candidates])
-    query_terms = _terms(query, idf, documents)
+    query_terms = terms(query, idf, documents)
     words = frozenset(query)
     best: _Candidate | None = None
     best_score = 0.0
@@ -333,7 +332,7 @@ def _best(
         # Every measure is 0 without a shared term: skip the vector work.
         if words.isdisjoint(candidate.tokens):
             continue
-        score = _measure(method, query_terms, _terms(candidate.tokens, idf, documents))
+        score = _measure(method, query_terms, terms(candidate.tokens, idf, documents))
         if score > best_score:
             best, best_score = candidate, score
     if best is None:
@@ -807,7 +806,7 @@ class _Judge:
         self.whole = _comparable(title.whole) if title.others else None
         site = site_part(title) if params.site_part_penalty else None
         self.site = _comparable(site) if site else None
-        self.weighted = [(query.weight, _terms(query.tokens, idf, documents)) for query in queries]
+        self.weighted = [(query.weight, terms(query.tokens, idf, documents)) for query in queries]
         self.words = frozenset(term for query in queries for term in query.tokens)
         self.best: _Element | None = None
         self.best_score = 0.0
@@ -818,7 +817,7 @@ class _Judge:
             tokens = element.candidate.tokens
             if self.words.isdisjoint(tokens):
                 continue
-            match = self.match(_terms(tokens, self.idf, self.documents))
+            match = self.match(terms(tokens, self.idf, self.documents))
             if not match > 0:
                 continue
             # The structure checks walk the tree: skip them when even the largest bonus
@@ -829,7 +828,7 @@ class _Judge:
             if score > self.best_score:
                 self.best, self.best_score = element, score
 
-    def match(self, terms: _Terms) -> float:
+    def match(self, terms: Terms) -> float:
         """Return the best weighted similarity of a candidate to the queries."""
         method = self.params.method
         if method == "tf":  # the TF measure is the cosine alone: no dispatch per query

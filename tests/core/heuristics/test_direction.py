@@ -14,7 +14,6 @@ from addon.core.heuristics.direction import (
     _RTL_CHAR,
     count_rtl,
     has_rtl,
-    is_rtl_char,
     language_direction,
     page_direction,
     rtl_share,
@@ -45,13 +44,13 @@ def _page(name: str) -> lxml.html.HtmlElement:
     ],
 )
 def test_rtl_characters(char: str) -> None:
-    assert is_rtl_char(char)
+    assert has_rtl(char) and count_rtl(char) == 1
     assert count_rtl(char) == 1
 
 
 @pytest.mark.parametrize("char", ["a", "Я", "中", "\u058f", "\u0900", "\ufb1c", "\ufe6f", "1", " "])
 def test_non_rtl_characters(char: str) -> None:
-    assert not is_rtl_char(char)
+    assert not has_rtl(char) and count_rtl(char) == 0
     assert count_rtl(char) == 0
 
 

@@ -20,7 +20,6 @@ from addon.core.paper.lines import (
     anchor_code_chars,
     build_lines,
     count_line,
-    filter3,
     tag_code_chars,
     walk_lines,
 )
@@ -30,24 +29,32 @@ BBC = '<a href="http://www.BBC.com/">BBC Web Site</a>'
 
 
 def test_filter3_worked_example_lt_minus_7() -> None:
-    assert filter3(BBC) == "<a _____>BBC Web Site</a>"
+    # §4.6.1: <a href="http://www.BBC.com/">BBC Web Site</a> becomes <a _____>BBC Web Site</a>.
+    assert anchor_code_chars(len("BBC Web Site"), filter=3) == len("<a _____>") + len("</a>")
 
 
 def test_filter3_lt_minus_5_as_in_the_2012_paper() -> None:
-    assert filter3(BBC, placeholder_offset=5) == "<a _______>BBC Web Site</a>"
+    code = anchor_code_chars(len("BBC Web Site"), filter=3, placeholder_offset=5)
+    assert code == len("<a _______>") + len("</a>") == 15
 
 
 def test_filter3_short_anchor_gets_no_placeholder() -> None:
-    assert filter3('<a href="/x" class="y">Go</a>') == "<a>Go</a>"
+    # <a href="/x" class="y">Go</a> becomes <a>Go</a>: LT-7 is below one.
+    assert anchor_code_chars(len("Go"), filter=3) == len("<a>") + len("</a>")
 
 
-def test_anchor_code_chars_match_the_filtered_markup() -> None:
-    filtered = filter3(BBC)
-    code = len(filtered) - len("BBC Web Site")
-    assert anchor_code_chars(12, filter=3) == code == 13
-    assert anchor_code_chars(12, filter=3, placeholder_offset=5) == 15
+def test_filters_1_and_2_remove_the_anchor_or_its_attributes() -> None:
     assert anchor_code_chars(12, filter=2) == len("<a></a>")
     assert anchor_code_chars(12, filter=1) == 0
+
+
+def test_filter3_counts_in_the_lines_of_a_page() -> None:
+    root = parse(f"<html><body><p>{BBC} and more words here</p></body></html>")
+    assert root is not None
+    paper = ALGORITHMS["addanag-paper"].danag
+    (line,) = [line for line in build_lines(root, paper) if line.tag == "p"]
+    assert line.link_chars == len("BBC Web Site")
+    assert line.t2 == len("<p>") + len("</p>") + len("<a _____>") + len("</a>")
 
 
 def test_tag_code_chars_counts_the_source_form() -> None:

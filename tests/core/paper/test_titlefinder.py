@@ -31,6 +31,7 @@ from addon.core.paper.titlefinder import (
     split_sentences,
     split_title,
     stated_part,
+    terms,
     text_fragments,
     tf_cosine,
     tfidf_cosine,
@@ -97,7 +98,8 @@ def test_rare_earth_paper_tf_scores_by_hand() -> None:
     # Query: 12 distinct words; the h1 shares 4 of its 4: 4 / sqrt(12 * 4).
     assert headline.score == pytest.approx(4 / math.sqrt(48))
     # The nav shares the 8 site-name words among its 8 + 20 words: 8 / sqrt(12 * 28).
-    nav_score = tf_cosine(tokenize(_title(root)), tokenize(SITE + " " + " ".join(SECTIONS)))
+    nav = terms(tokenize(SITE + " " + " ".join(SECTIONS)))
+    nav_score = tf_cosine(terms(tokenize(_title(root))), nav)
     assert nav_score == pytest.approx(8 / math.sqrt(12 * 28))
     assert nav_score < headline.score
 
@@ -119,11 +121,12 @@ def test_tokenize_keeps_non_latin_words() -> None:
 
 
 def test_tf_cosine_by_hand() -> None:
-    assert tf_cosine(["a", "b"], ["a", "c"]) == pytest.approx(0.5)  # 1 / (√2 √2)
-    assert tf_cosine(["a", "a", "b"], ["a", "b", "b"]) == pytest.approx(0.8)  # 4 / (√5 √5)
-    assert tf_cosine(["a"], ["a"]) == pytest.approx(1.0)
-    assert tf_cosine(["a"], ["b"]) == 0.0
-    assert tf_cosine([], ["a"]) == 0.0
+    assert tf_cosine(terms(["a", "b"]), terms(["a", "c"])) == pytest.approx(0.5)  # 1 / (√2 √2)
+    # 4 / (√5 √5)
+    assert tf_cosine(terms(["a", "a", "b"]), terms(["a", "b", "b"])) == pytest.approx(0.8)
+    assert tf_cosine(terms(["a"]), terms(["a"])) == pytest.approx(1.0)
+    assert tf_cosine(terms(["a"]), terms(["b"])) == 0.0
+    assert tf_cosine(terms([]), terms(["a"])) == 0.0
 
 
 def test_smoothed_idf_by_hand() -> None:
@@ -141,19 +144,21 @@ def test_tfidf_cosine_by_hand() -> None:
     # q = (a: ia, b: ib), s = (a: ia): cos = ia² / (|q| ia) = ia / |q|.
     expected = ia / math.hypot(ia, ib)
     assert expected == pytest.approx(0.60535, abs=1e-5)
-    assert tfidf_cosine(["a", "b"], ["a"], idf, 3) == pytest.approx(expected)
+    assert tfidf_cosine(terms(["a", "b"], idf, 3), terms(["a"], idf, 3)) == pytest.approx(expected)
     # A query word on no candidate weighs ln(4 / 1) + 1, and only lengthens the query.
     unseen = math.log(4) + 1
-    assert tfidf_cosine(["a", "z"], ["a"], idf, 3) == pytest.approx(ia / math.hypot(ia, unseen))
+    score = tfidf_cosine(terms(["a", "z"], idf, 3), terms(["a"], idf, 3))
+    assert score == pytest.approx(ia / math.hypot(ia, unseen))
 
 
 def test_osm_by_hand() -> None:
     idf = inverse_document_frequencies([["a", "b"], ["a"], ["c"]])
     ia = math.log(4 / 3) + 1
     # Query weights tf-idf, candidate unit tf: (ia * 2 + ib * 0) / |(2, 1)|.
-    assert osm(["a", "b"], ["a", "a", "c"], idf, 3) == pytest.approx(2 * ia / math.sqrt(5))
-    assert osm(["a", "b"], ["a", "a", "c"], idf, 3) == pytest.approx(1.15174, abs=1e-5)
-    assert osm(["a"], [], idf, 3) == 0.0
+    score = osm(terms(["a", "b"], idf, 3), terms(["a", "a", "c"], idf, 3))
+    assert score == pytest.approx(2 * ia / math.sqrt(5))
+    assert score == pytest.approx(1.15174, abs=1e-5)
+    assert osm(terms(["a"], idf, 3), terms([], idf, 3)) == 0.0
 
 
 def test_aggregate_is_the_sum_of_the_three() -> None:
@@ -163,7 +168,8 @@ def test_aggregate_is_the_sum_of_the_three() -> None:
     tf = 2 / (math.sqrt(2) * math.sqrt(5))
     tfidf = (2 * ia * ia) / (math.hypot(ia, ib) * math.hypot(2 * ia, ic))
     overlap = 2 * ia / math.sqrt(5)
-    assert aggregate(query, candidate, idf, 3) == pytest.approx(tf + tfidf + overlap)
+    score = aggregate(terms(query, idf, 3), terms(candidate, idf, 3))
+    assert score == pytest.approx(tf + tfidf + overlap)
 
 
 # --- sentences -----------------------------------------------------------------------------
