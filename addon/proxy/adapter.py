@@ -62,6 +62,8 @@ MAX_WORKERS = 64
 OWN_PAGE = "plainview_own"
 SHOW_ORIGINAL = "plainview_show_original"
 DECISION = "plainview_decision"
+# The site's settings, looked up once per flow.
+SETTINGS = "plainview_settings"
 READER_FORM_ACTION = " ".join([*sorted(SETTINGS_ORIGINS), "'self'"])
 # Headers of the original that would be wrong for the reader view.
 DROPPED_HEADERS = (
@@ -463,43 +465,54 @@ class Plainview:
 
     # -- responses -------------------------------------------------------------------
 
-    def responseheaders(self, flow: http.HTTPFlow) -> None:
-        """Stream what will go out as it is, so it is not buffered."""
+    async def responseheaders(self, flow: http.HTTPFlow) -> None:
+        """Stream what will go out as it is, so it is not buffered; remember the decision."""
         if flow.response is None or flow.metadata.get(OWN_PAGE):
             return
         if flow.response.status_code == 101:
             return  # a protocol switch has no body to buffer
-        decision = self._decide(flow)
+        decision = await self._decide(flow)
+        flow.metadata[DECISION] = decision  # None: the page may be transformed
         if decision is not None:
-            flow.metadata[DECISION] = decision
             flow.response.stream = True
 
-    def _decide(self, flow: http.HTTPFlow) -> Decision | None:
+    async def _decide(self, flow: http.HTTPFlow) -> Decision | None:
         """Return why the response goes out as it is, or None when it may be transformed."""
         reason = refusal_by_headers(flow, self.limits.max_bytes)
         if reason:
             return Decision("passthrough", reason)
         if flow.metadata.get(SHOW_ORIGINAL):
             return Decision("original", "show original requested")
-        settings = self._settings(flow)
+        settings = await self._settings(flow)
         if settings is None:
             return Decision("passthrough", "not configured")
         if effective_mode(settings, self.limits.mode) == "original":
             return Decision("original", "original mode for this site")
         return None
 
-    def _settings(self, flow: http.HTTPFlow) -> SiteSettings | None:
-        """Return the settings of the flow's site (None before configure)."""
+    async def _settings(self, flow: http.HTTPFlow) -> SiteSettings | None:
+        """Return the settings of the flow's site, looked up once (None before configure)."""
+        if SETTINGS in flow.metadata:
+            settings: SiteSettings = flow.metadata[SETTINGS]
+            return settings
         if self.store is None:
             return None
-        return self.store.current().settings_for(flow.request.pretty_host, flow.request.path)
+        # current() stats the file and re-reads it when its identity changed: in a
+        # thread, so a slow disk holds this page alone, not the event loop.
+        config = await asyncio.to_thread(self.store.current)
+        settings = config.settings_for(flow.request.pretty_host, flow.request.path)
+        flow.metadata[SETTINGS] = settings
+        return settings
 
     async def response(self, flow: http.HTTPFlow) -> None:
         """Replace an eligible page with its reader view; otherwise leave it untouched."""
         response = flow.response
         if response is None or flow.metadata.get(OWN_PAGE):
             return
-        decision = flow.metadata.get(DECISION) or self._decide(flow)
+        if DECISION in flow.metadata:
+            decision = flow.metadata[DECISION]
+        else:  # no responseheaders hook ran for this flow
+            decision = await self._decide(flow)
         if decision is None and response.stream:
             decision = Decision(
                 "passthrough", "streamed: body over the size limit, or by another addon"
@@ -526,7 +539,9 @@ class Plainview:
             size = 0 if raw is None else len(raw)
             return PageOutcome(None, "", f"too large or empty ({size} bytes)")
         # The worker decodes the body: no decompression (or bomb) on the event loop.
-        job = self._job(flow, raw, new_id())
+        settings = await self._settings(flow)
+        assert settings is not None  # _decide gave no decision without them
+        job = self._job(flow, raw, settings, new_id())
         return await self._run(job)
 
     async def _run(self, job: PageJob) -> PageOutcome:
@@ -540,10 +555,11 @@ class Plainview:
         except Exception as error:  # any failure in the worker must leave the page intact
             return PageOutcome(None, "", f"extraction failed: {type(error).__name__}: {error}")
 
-    def _job(self, flow: http.HTTPFlow, body: bytes, record_id: str) -> PageJob:
+    def _job(
+        self, flow: http.HTTPFlow, body: bytes, settings: SiteSettings, record_id: str
+    ) -> PageJob:
         """Describe the work for one page."""
-        settings = self._settings(flow)
-        assert settings is not None and flow.response is not None
+        assert flow.response is not None
         url = flow.request.url
         flow.metadata["plainview_id"] = record_id
         host = flow.request.pretty_host

@@ -32,6 +32,7 @@ from addon.job.content_encoding import decode_body
 from addon.job.reader_job import WORKER_NICENESS, PageJob, PageOutcome, outcome_for
 from addon.proxy.adapter import Plainview, PoolFactory, default_pool, server_timing
 from addon.settings.guard import site_token
+from addon.settings.rules import SiteConfig
 
 LONG_TEXT = "A river rises in the hills and runs to the sea. " * 10
 ARTICLE_HTML = (
@@ -147,7 +148,7 @@ class Harness:
         self.addon.request(flow)
         if flow.metadata.get("plainview_own"):
             return flow
-        self.addon.responseheaders(flow)
+        await self.addon.responseheaders(flow)
         await self.addon.response(flow)
         return flow
 
@@ -210,6 +211,30 @@ def test_article_page_becomes_a_reader_view(config: Path) -> None:
         assert headers["content-length"] == str(len(flow.response.raw_content or b""))
         root = lxml.html.document_fromstring(flow.response.content or b"")
         assert root.xpath("//h1")[0].text == "Rivers"
+
+    harness(config, body)
+
+
+def test_a_page_looks_its_site_settings_up_once_and_off_the_event_loop(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        store = h.addon.store
+        assert store is not None
+        loop_thread = threading.get_ident()
+        threads: list[int] = []
+        current = store.current
+
+        def counted() -> SiteConfig:
+            threads.append(threading.get_ident())
+            return current()
+
+        store.current = counted  # type: ignore[method-assign]
+        flow = await h.cycle(make_flow())
+        assert is_reader(flow)
+        assert len(threads) == 1  # one lookup for the decision and the job alike
+        assert threads[0] != loop_thread  # the file's stat ran in a thread
+        threads.clear()
+        original = await h.cycle(make_flow(b"<p>tiny</p>"))
+        assert not is_reader(original) and len(threads) == 1
 
     harness(config, body)
 
