@@ -6,7 +6,6 @@ Every page's bytes are searched for `</body>` and `</html>` before parsing
 this loop looks at the byte after each "<" first and costs a fraction of it
 (docs/performance.md, "Eighth round"). The tests compare both on the golden
 pages and on random bytes. `is_utf8` tells valid UTF-8 without decoding it;
-`link_text_bounds` bounds a reader view's link density without parsing it;
 `closes_alike` and `holds_data_url` tell in one pass each what the sanitiser's
 string scans tell (`content._closes_alike`, `content.holds_data_url`);
 `holds_any` looks for several words in one pass (`preprocess.holds_any`).
@@ -148,96 +147,6 @@ def is_utf8(bytes data not None):
     with nogil:
         valid = _valid(s, n)
     return valid
-
-
-cdef inline bint _blank(Py_UCS4 c) noexcept nogil:
-    """Tell libxml2's blank characters, those of text it may leave out (IS_BLANK_CH)."""
-    return c == 0x20 or c == 0x09 or c == 0x0A or c == 0x0D
-
-
-cdef inline bint _odd(Py_UCS4 c) noexcept nogil:
-    """Tell a character a parser may drop or change: controls, C1, U+FFFE and U+FFFF."""
-    return c < 0x20 or 0x7F <= c <= 0x9F or c == 0xFFFE or c == 0xFFFF
-
-
-cdef inline bint _name_is(str html, Py_ssize_t start, Py_ssize_t end, const char* name):
-    """Tell whether html[start:end] is the lowercase ASCII tag name `name`, in any case."""
-    cdef Py_ssize_t k
-    cdef unsigned int code
-    for k in range(end - start):
-        code = <unsigned int> html[start + k]
-        if name[k] == 0 or code > 0x7F or (code | 0x20) != <unsigned char> name[k]:
-            return False
-    return name[end - start] == 0
-
-
-def link_text_bounds(str html not None):
-    """Return (text, slack, linked): bounds on what parsing sanitised blocks would count.
-
-    `text` counts the characters of the markup's text, an entity as one; a parse
-    counts at most that many and at least `text - slack`, as it may leave out
-    blank text between tags, the line break after <pre> and odd characters.
-    `linked` counts those inside <a>, once for each <a> open around them: at
-    least what a parse finds in its links, which counts nested links' text again.
-    The markup is nh3's: "<" only starts a tag, "&" only an entity, and attribute
-    values are quoted with double quotes.
-    """
-    cdef Py_ssize_t n = len(html)
-    cdef Py_ssize_t i = 0
-    cdef Py_ssize_t text = 0
-    cdef Py_ssize_t slack = 0
-    cdef Py_ssize_t linked = 0
-    cdef Py_ssize_t links = 0  # <a> open around the text
-    cdef Py_ssize_t run  # characters of the current run of text
-    cdef Py_ssize_t start
-    cdef bint blank
-    cdef bint after_pre = False
-    cdef bint closing
-    cdef Py_UCS4 c
-    while i < n:
-        c = html[i]
-        if c == u"<":  # a tag: its name, then on to its ">" past quoted values
-            closing = i + 1 < n and html[i + 1] == u"/"
-            start = i + 1 + closing
-            i = start
-            while i < n and html[i] not in u" \t\n\r\f/>":
-                i += 1
-            if _name_is(html, start, i, b"a"):
-                links = max(0, links - 1) if closing else links + 1
-            after_pre = not closing and _name_is(html, start, i, b"pre")
-            while i < n and html[i] != u">":
-                if html[i] == u'"':
-                    i += 1
-                    while i < n and html[i] != u'"':
-                        i += 1
-                i += 1
-            i += 1
-            continue
-        run = 0
-        blank = True
-        if after_pre and c == u"\n":
-            slack += 1
-        after_pre = False
-        while i < n and html[i] != u"<":
-            c = html[i]
-            if c == u"&":  # an entity: one character
-                while i < n and html[i] != u";" and html[i] != u"<":
-                    i += 1
-                if i < n and html[i] == u";":
-                    i += 1
-                blank = False
-            else:
-                blank = blank and _blank(c)
-                slack += _odd(c) and not _blank(c)
-                i += 1
-            run += 1
-        text += run
-        if blank:
-            slack += run
-        # Text inside k nested <a> counts k times in a parse that sums each link's text.
-        linked += run * links
-    return text, slack, linked
-
 
 
 ctypedef fused unit_t:

@@ -43,7 +43,6 @@ FUNCTIONS: dict[str, str] = {
     "settle_plain": "_allow",
     "premature_ends": "_scan",
     "is_utf8": "_scan",
-    "link_text_bounds": "_scan",
     "closes_alike": "_scan",
     "holds_data_url": "_scan",
     "holds_any": "_scan",

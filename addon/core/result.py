@@ -17,6 +17,10 @@ class Block:
     kind: str
     html: str
     text: str
+    # Characters of the block's text, and of the text inside its links (text in
+    # nested links once for each): what the reader check's link density weighs.
+    text_chars: int = 0
+    link_chars: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,15 +8,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from lxml import etree
 
-from addon.core.dom import text_length
-from addon.core.extract import extract
 from addon.core.heuristics import preprocess
 from addon.core.heuristics.preprocess import premature_ends
-from addon.core.heuristics.readerable import link_density, links_within
 from addon.core.output import content
-from addon.core.result import Article, Block
 
 COMPILED = importlib.util.find_spec("addon.core._scan") is not None
 GOLDEN_SOURCES = sorted((Path(__file__).parents[1] / "golden").glob("*/source.html"))
@@ -122,70 +117,6 @@ def test_the_utf8_check_accepts_what_the_strict_decoder_accepts(data: bytes) -> 
 )
 def test_the_utf8_check_is_the_strict_decoder_on_random_bytes(data: bytes) -> None:
     assert _is_utf8(data) == _strict_utf8(data)
-
-
-def _parsed_counts(html: str) -> tuple[int, int]:
-    """Count text and link text as readerable.link_density does, by parsing (the reference)."""
-    root = etree.HTML(f"<html><body>{html}</body></html>")
-    body = None if root is None else root.find("body")
-    if body is None:
-        return 0, 0
-    return text_length(body), sum(text_length(link) for link in body.iter("a"))
-
-
-def _assert_bounds_hold(html: str) -> None:
-    from addon.core import _scan
-
-    text, slack, linked = _scan.link_text_bounds(html)
-    parsed_text, parsed_linked = _parsed_counts(html)
-    assert text - slack <= parsed_text <= text
-    assert parsed_linked <= linked
-
-
-def _golden_blocks() -> list[str]:
-    found = []
-    for source in GOLDEN_SOURCES:
-        result = extract(source.read_bytes(), url="https://example.com/page")
-        if isinstance(result, Article):
-            found.append("".join(block.html for block in result.blocks))
-    return found
-
-
-def test_link_text_bounds_hold_on_the_golden_pages_reader_views() -> None:
-    blocks = _golden_blocks()
-    assert len(blocks) > 10
-    for html in blocks:
-        _assert_bounds_hold(html)
-
-
-def test_link_text_bounds_count_entities_blank_runs_and_the_line_after_pre() -> None:
-    from addon.core import _scan
-
-    html = '<p>a &amp; <a href="x">b&nbsp;c</a></p>\n<pre>\nx</pre><p><A title="1 > 2">d</A></p>'
-    # a, space, &amp;, space, b, &nbsp;, c, blank "\n", "\nx" (its "\n" may go), d
-    assert _scan.link_text_bounds(html) == (11, 2, 4)
-    _assert_bounds_hold(html)
-
-
-_BLOCK_PARTS = [
-    "<p>", "</p>", "<a href='/x'>", "</a>", "<pre>", "</pre>", "\n", " ", "\t", "\r",
-    "word", "é", "&amp;", "&lt;", "&nbsp;", "\x0b", "\x85", "<ul>", "<li>", "</li>", "</ul>",
-    "<table>", "<tr>", "<td>", "</td>", "</tr>", "</table>", "<br>", "<img src='/i.png' alt='>'>",
-    "<div>", "</div>", "<b>", "</b>", "<blockquote>", "</blockquote>", "<h2>", "</h2>",
-]  # fmt: skip
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.lists(st.sampled_from(_BLOCK_PARTS), max_size=40))
-def test_link_text_bounds_hold_on_random_sanitised_markup(parts: list[str]) -> None:
-    _assert_bounds_hold(content._PLAIN_CLEANER.clean("".join(parts)))
-
-
-@pytest.mark.parametrize("limit", [0.0, 0.05, 0.25, 0.5, 1.0])
-def test_links_within_is_the_parsed_density_check(limit: float) -> None:
-    for html in _golden_blocks():
-        blocks = [Block(kind="p", html=html, text="")]
-        assert links_within(blocks, limit) == (link_density(blocks) <= limit)
 
 
 # Pieces of serialised markup: tags the sanitiser's scans count, names that start

@@ -16,10 +16,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from lxml import etree
-
-from addon.core import compiled
-from addon.core.dom import text_length
 from addon.core.output.content import word_count
 from addon.core.result import Block
 
@@ -108,18 +104,8 @@ def measure(blocks: Sequence[Block], *, min_block_chars: int, fragment_chars: in
 
 def link_density(blocks: Sequence[Block]) -> float:
     """Return the share of the blocks' text that is link text (0.0 for no text)."""
-    html = "".join(block.html for block in blocks)
-    if not html.strip():
-        return 0.0
-    # etree.HTML: lxml's per-thread HTML parser, without lxml.html's class lookup.
-    root = etree.HTML(f"<html><body>{html}</body></html>")
-    body = None if root is None else root.find("body")
-    if body is None:
-        return 0.0
-    # Counted in libxml2's text, not serialised: the lengths are all that is needed.
-    total = text_length(body)
-    linked = sum(text_length(link) for link in body.iter("a"))
-    return linked / total if total else 0.0
+    total = sum(block.text_chars for block in blocks)
+    return sum(block.link_chars for block in blocks) / total if total else 0.0
 
 
 def content_share(t1: Sequence[int], selected: Iterable[int]) -> float:
@@ -161,23 +147,7 @@ def is_readerable(
     article = long_read or (
         has_headline and is_short_article(blocks, text, share, short, words=words)
     )
-    # Last: the only check that may parse the content's HTML.
-    return article and links_within(blocks, max_link_density)
-
-
-def links_within(blocks: Sequence[Block], max_density: float) -> bool:
-    """Tell whether link_density(blocks) <= max_density, parsing only when bounds cannot tell."""
-    # The bounds (addon/core/_scan.pyx) settle 94% of wcxb-dev's articles: a parse
-    # counts no more link text and no less text than they say. 0.30 -> 0.06 ms.
-    if _LINK_TEXT_BOUNDS is not None:
-        text, slack, linked = _LINK_TEXT_BOUNDS("".join(block.html for block in blocks))
-        # A quotient below the limit is one of numbers below it: the parse's is too.
-        if text > slack and linked / (text - slack) < max_density:
-            return True
-    return link_density(blocks) <= max_density
-
-
-_LINK_TEXT_BOUNDS = compiled.pick_or_none("link_text_bounds")
+    return article and link_density(blocks) <= max_link_density
 
 
 def is_short_article(

@@ -20,6 +20,7 @@ import nh3
 from lxml import etree
 
 from addon.core import compiled
+from addon.core.dom import text_length
 from addon.core.heuristics.metadata import collapse
 from addon.core.result import Block
 
@@ -668,6 +669,10 @@ def _finish(raws: list[Element], ctx: _Context) -> list[Block]:
         for block, kind in zip(roots, kinds, strict=True)
     ]
     _keep_pre_newline(holder)
+    # The reader check weighs link text against all text: counted here, once, on the
+    # cleaned tree, instead of parsing the blocks' HTML again.
+    chars = [text_length(block) for block in roots]
+    linked = [sum(text_length(link) for link in block.iter("a")) for block in roots]
     sources = _serialise_all(holder, roots)
     flowing = _block_texts(holder, roots)
     texts = [text if pre is None else pre for text, pre in zip(flowing, verbatim, strict=True)]
@@ -679,7 +684,8 @@ def _finish(raws: list[Element], ctx: _Context) -> list[Block]:
     ]
     htmls = _Sanitiser(holder, sources, srcsets_stable).clean([sources[index] for index in kept])
     return [
-        Block(kinds[index], html, texts[index])  # positional: keywords cost more
+        # positional: keywords cost more
+        Block(kinds[index], html, texts[index], chars[index], linked[index])
         for index, html in zip(kept, htmls, strict=True)
     ]
 

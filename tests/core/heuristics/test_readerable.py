@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
+import lxml.html
 import pytest
 
 from addon.core import Article, extract
@@ -18,7 +19,7 @@ from addon.core.heuristics.readerable import (
     link_density,
     measure,
 )
-from addon.core.output.content import word_count
+from addon.core.output.content import build_blocks, word_count
 from addon.core.result import Block
 
 SHARED = Path(__file__).resolve().parents[4] / "shared"
@@ -33,6 +34,13 @@ PARAGRAPH = (
 def paragraph(text: str = PARAGRAPH) -> Block:
     """Return a p block holding some text."""
     return Block("p", f"<p>{text}</p>", text)
+
+
+def built(html: str) -> Block:
+    """Return the one block the output stage makes of HTML, with its text and link counts."""
+    body = lxml.html.document_fromstring(f"<html><body>{html}</body></html>").find("body")
+    (block,) = build_blocks([body], base_url="https://example.com/")
+    return block
 
 
 def text_of(blocks: list[Block]) -> str:
@@ -105,7 +113,8 @@ def test_a_link_list_is_not_readerable() -> None:
     )
     html = f"<ul>{items}</ul>"
     text = "\n".join(f"Topic number {n} of the site" for n in range(60))
-    blocks = [Block("h2", "<h2>Topics</h2>", "Topics"), Block("ul", html, text)]
+    blocks = [built("<h2>Topics</h2>"), built(html)]
+    assert blocks[1].text == text
     assert len(text) > 1000
     assert not is_readerable(blocks, text_of(blocks), True, content_share=1.0)
 
@@ -126,7 +135,7 @@ def test_a_product_grid_around_paragraphs_is_not_readerable() -> None:
 
 def test_prose_under_links_is_not_readerable() -> None:
     teaser = f'<a href="/story">{PARAGRAPH}</a>'
-    linked = [Block("p", f"<p>{teaser} {PARAGRAPH}</p>", f"{PARAGRAPH} {PARAGRAPH}")] * 4
+    linked = [built(f"<p>{teaser} {PARAGRAPH}</p>")] * 4
     assert link_density(linked) == pytest.approx(0.5, abs=0.01)
     assert not is_readerable(linked, text_of(linked), True, content_share=1.0)
     assert is_readerable(linked, text_of(linked), True, content_share=1.0, max_link_density=0.6)
@@ -137,11 +146,14 @@ def test_prose_under_links_is_not_readerable() -> None:
 
 def test_link_density_counts_link_text_in_the_whole_content() -> None:
     blocks = [
-        Block("p", '<p>See <a href="/a">the <b>first</b> report</a> and more.</p>', ""),
-        Block("ul", '<ul><li><a href="/b">Second</a></li><li>third</li></ul>', ""),
+        built('<p>See <a href="/a">the <b>first</b> report</a> and more.</p>'),
+        built('<ul><li><a href="/b">Second</a></li><li>third</li></ul>'),
     ]
     # 'See the first report and more.' + 'Second' + 'third': 41 characters, 22 in links.
+    assert [(b.text_chars, b.link_chars) for b in blocks] == [(30, 16), (11, 6)]
     assert link_density(blocks) == pytest.approx(22 / 41)
+    nested = built('<p>a <a href="/x">bc <a href="/y">de</a></a></p>')
+    assert nested.link_chars >= len("bc de")
     assert link_density([]) == 0.0
     assert link_density([Block("hr", "<hr>", "")]) == 0.0
 

@@ -159,7 +159,7 @@ def test_loose_text_becomes_paragraphs_split_at_blank_lines() -> None:
 
 def test_whitespace_only_text_makes_no_paragraph() -> None:
     assert _blocks("<body><div>\n   <p>x</p>\n  \t</div></body>") == (
-        Block(kind="p", html="<p>x</p>", text="x"),
+        Block(kind="p", html="<p>x</p>", text="x", text_chars=1),
     )
 
 
