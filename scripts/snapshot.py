@@ -6,6 +6,9 @@ after, and compare the two files.
     .venv/bin/python scripts/snapshot.py write OUT.json [--limit N]
     .venv/bin/python scripts/snapshot.py compare BEFORE.json AFTER.json
 
+SNAPSHOT_WITHOUT_PARAMS=1 leaves the diagnostics' parameter listing out, for a
+change that adds or removes a parameter and nothing else.
+
 Each page gets one SHA-256 over the extraction result (the Article's fields, its
 blocks' kind, HTML and text, its diagnostics but their timings; or the Skip's
 reason) and its rendered reader page.
@@ -18,6 +21,7 @@ import dataclasses
 import gzip
 import hashlib
 import json
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -71,7 +75,10 @@ def _diagnostics(article: Article) -> object:
     """Return the article's diagnostics without their timings: they differ on every run."""
     if article.diagnostics is None:
         return None
-    return dataclasses.replace(article.diagnostics, timings_ms={})
+    diagnostics = dataclasses.replace(article.diagnostics, timings_ms={})
+    if os.environ.get("SNAPSHOT_WITHOUT_PARAMS"):  # a change of the parameters' set
+        diagnostics = dataclasses.replace(diagnostics, params={})
+    return diagnostics
 
 
 def write(out: Path, limit: int) -> int:

@@ -254,7 +254,8 @@ def _article(
     """Assemble the Article from the chosen blocks and the page's metadata."""
     lines, selection, headline, meta = found.lines, found.selection, found.headline, found.meta
     text = plain_text(blocks)
-    if len(text) < params.min_text_chars:
+    # Whether there is enough text for a reader view is decided once, by reader_refusal.
+    if not text:
         return Skip("no main content found: the chosen region has no text")
     title = headline.text if headline else (meta.og_title or meta.title)
     headline_line = None

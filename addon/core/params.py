@@ -297,8 +297,6 @@ class ExtractParams:
     extend: ExtendParams = field(default_factory=ExtendParams)
     # Pages above this many bytes are skipped (the proxy passes them through).
     max_bytes: int = 32 * 1024 * 1024
-    # An article needs at least this many characters of main text to be kept.
-    min_text_chars: int = 1
 
 
 PAPER = ExtractParams(algorithm="addanag-paper")

@@ -9,14 +9,11 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, SupportsIndex
 
 from addon.core import Article, ExtractParams, Skip, extract, params_for
+from addon.core.heuristics.readerable import MIN_READER_CHARS, reader_refusal
 from addon.core.result import Diagnostics
 from addon.job.budget import OverBudget, time_budget
 from addon.job.content_encoding import decode_body
 from addon.render.pages import PageStyle, ReaderLinks, render_reader
-
-# Brave's Speedreader-style floor: fewer characters of main text than this
-# is not worth a reader view; the original page goes out instead.
-MIN_TEXT_CHARS = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +27,7 @@ class PageJob:
     style: PageStyle
     links: ReaderLinks
     params: ExtractParams = field(default_factory=params_for)
-    min_text_chars: int = MIN_TEXT_CHARS
+    min_text_chars: int = MIN_READER_CHARS
     content_encoding: str = ""
     # Decoded bodies above this size are not worth a reader view (and may be a bomb).
     max_bytes: int = 8 * 1024 * 1024
@@ -67,16 +64,6 @@ class PageOutcome:
     diagnostics: Diagnostics | None = None
     # The worker's own time on the job (decode, extract, render), for Server-Timing.
     worker_ms: float = 0.0
-
-
-def _refusal(article: Article, job: PageJob) -> str:
-    """Return why this article must not replace the page, or "" when it may."""
-    if job.mode == "auto" and not article.readerable:
-        return "auto mode: the page is not an article"
-    chars = len(article.text.strip())
-    if chars < job.min_text_chars:
-        return f"too little text ({chars} < {job.min_text_chars} characters)"
-    return ""
 
 
 # Workers run at a lower priority than the proxy's event loop, so images, CSS and
@@ -123,7 +110,7 @@ def outcome_for(result: Article | Skip, job: PageJob) -> PageOutcome:
     """Render an extraction result as a reader view, or say why the original must go out."""
     if isinstance(result, Skip):
         return PageOutcome(None, "", f"no article: {result.reason}")
-    refusal = _refusal(result, job)
+    refusal = reader_refusal(result, job.mode, min_chars=job.min_text_chars)
     if refusal:
         return PageOutcome(None, "", refusal, result.title, result.diagnostics)
     page = render_reader(result, job.url, job.style, job.links)

@@ -24,8 +24,8 @@ from mitmproxy.addonmanager import Loader
 from mitmproxy.proxy.server_hooks import ServerConnectionHookData
 
 from addon.core import params_for
+from addon.core.heuristics.readerable import MIN_READER_CHARS
 from addon.job.reader_job import (
-    MIN_TEXT_CHARS,
     PageJob,
     PageOutcome,
     lower_priority,
@@ -320,7 +320,7 @@ class Plainview:
         transform: Transform = run_job,
         pool_factory: PoolFactory = default_pool,
         *,
-        min_text_chars: int = MIN_TEXT_CHARS,
+        min_text_chars: int = MIN_READER_CHARS,
         recent_size: int = 100,
     ) -> None:
         self.transform = transform

@@ -13,9 +13,10 @@ from typing import Any
 import lxml.html
 import pytest
 
+from addon.core.heuristics.readerable import MIN_READER_CHARS
 from addon.core.result import Article, Block, Skip
 from addon.job import reader_job as transform
-from addon.job.reader_job import MIN_TEXT_CHARS, PageJob, PageOutcome, outcome_for, run_job
+from addon.job.reader_job import PageJob, PageOutcome, outcome_for, run_job
 from addon.render.pages import PageStyle, ReaderLinks
 
 TEXT = "Water finds its way to the sea, one valley at a time. " * 6
@@ -26,7 +27,7 @@ LINKS = ReaderLinks("https://a.example/p?plainview=original", "https://plainview
 PAGE = f"<html><body><article><h1>Water</h1><p>{TEXT}</p></article></body></html>".encode()
 
 
-def job(mode: str = "auto", body: bytes = b"<p>x</p>", floor: int = MIN_TEXT_CHARS) -> PageJob:
+def job(mode: str = "auto", body: bytes = b"<p>x</p>", floor: int = MIN_READER_CHARS) -> PageJob:
     """Return a job for one page."""
     return PageJob(body, "https://a.example/p", "text/html", mode, PageStyle(), LINKS,
                    min_text_chars=floor)  # fmt: skip
@@ -58,7 +59,7 @@ def test_reader_mode_renders_even_a_page_that_is_not_an_article() -> None:
 def test_the_floor_applies_in_every_mode(mode: str) -> None:
     outcome = outcome_for(article("  Short.  "), job(mode))
     assert outcome.html is None
-    assert outcome.reason == f"too little text (6 < {MIN_TEXT_CHARS} characters)"
+    assert outcome.reason == f"too little text (6 < {MIN_READER_CHARS} characters)"
     assert outcome_for(article("  Short.  "), job(mode, floor=6)).html is not None
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from addon.core.output.content import word_count
-from addon.core.result import Block
+from addon.core.result import Article, Block
 
 # Blocks that carry running prose. A whole list is one block here, so lists
 # (menus and link lists as often as prose) do not count, unlike Readability's li.
@@ -172,3 +172,18 @@ def is_short_article(
     ]
     enough = len(paragraphs) >= short.min_paragraphs
     return enough and sum(paragraphs) >= short.min_paragraph_share * words
+
+
+# Brave's Speedreader-style floor: fewer characters of main text than this is not
+# worth a reader view in any mode; the original page goes out instead.
+MIN_READER_CHARS = 200
+
+
+def reader_refusal(article: Article, mode: str, *, min_chars: int = MIN_READER_CHARS) -> str:
+    """Return why the article must not replace its page in MODE ("reader", "auto"), or ""."""
+    if mode == "auto" and not article.readerable:
+        return "auto mode: the page is not an article"
+    chars = len(article.text.strip())
+    if chars < min_chars:
+        return f"too little text ({chars} < {min_chars} characters)"
+    return ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+from dataclasses import replace
 from pathlib import Path
 
 import lxml.html
@@ -12,12 +13,14 @@ from addon.core import Article, extract
 from addon.core.heuristics.readerable import (
     MAX_FRAGMENTS_PER_PARAGRAPH,
     MIN_CONTENT_SHARE,
+    MIN_READER_CHARS,
     ShortArticle,
     content_share,
     is_readerable,
     is_short_article,
     link_density,
     measure,
+    reader_refusal,
 )
 from addon.core.output.content import build_blocks, word_count
 from addon.core.result import Block
@@ -233,3 +236,16 @@ def test_a_given_word_count_is_the_one_the_short_article_rule_uses() -> None:
     assert is_short_article(four, text, 1.0, ShortArticle(), words=words)
     assert not is_short_article(four, text, 1.0, ShortArticle(), words=10**6)
     assert not is_short_article(four, text, 0.5, ShortArticle(), words=words)
+
+
+def test_reader_refusal_is_the_one_decision_of_enough_text_and_auto_mode() -> None:
+    long_text = " ".join([PARAGRAPH] * 3)
+    article = Article("T", (paragraph(long_text),), long_text, "en", "ltr", readerable=False)
+    assert reader_refusal(article, "reader") == ""
+    assert reader_refusal(article, "auto") == "auto mode: the page is not an article"
+    assert reader_refusal(replace(article, readerable=True), "auto") == ""
+    short = replace(article, text="  A short note.  ")
+    refused = reader_refusal(short, "reader")
+    assert refused == f"too little text (13 < {MIN_READER_CHARS} characters)"
+    assert reader_refusal(short, "reader", min_chars=13) == ""
+    assert MIN_READER_CHARS == 200
