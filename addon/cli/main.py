@@ -239,6 +239,10 @@ def full_record(page: Page, result: Result, ms: float, *, diagnostics: bool) -> 
     else:
         extra = asdict(result)
         del extra["diagnostics"]
+        # A block's character counts serve the reader check; the JSON shows what it reads.
+        extra["blocks"] = [
+            {"kind": block.kind, "html": block.html, "text": block.text} for block in result.blocks
+        ]
     return record | {key: value for key, value in extra.items() if key not in record}
 
 
