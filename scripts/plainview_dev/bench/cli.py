@@ -71,6 +71,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="folder of the JSON results, one file per benchmark (default: build/bench)",
     )  # fmt: skip
     parser.add_argument(
+        "--twins", type=lambda text: [name for name in text.split(",") if name], default=[],
+        metavar="NAME,...",
+        help="compiled: only these compiled functions' variants (default: every one)",
+    )
+    parser.add_argument(
+        "--against", action="append", default=[], metavar="PYTHON",
+        help="compiled: also time the install of this interpreter, e.g. an older checkout's "
+        "venv, side by side; repeatable",
+    )
+    parser.add_argument(
         "--only", action="append", choices=extraction.CONTENDERS, default=[], metavar="NAME",
         help="extraction: run only this contender; repeatable (%(choices)s)",
     )  # fmt: skip
@@ -141,7 +151,8 @@ def run_floor(args: argparse.Namespace, pages: list[BenchPage], workdir: Path) -
 
 def run_compiled(args: argparse.Namespace, pages: list[BenchPage], workdir: Path) -> Json:
     """Run the compiled-functions benchmark: each variant extracts the pages in its own process."""
-    return compiled.run(args.dataset, [page.file_id for page in pages], args.rounds)
+    ids = [page.file_id for page in pages]
+    return compiled.run(args.dataset, ids, args.rounds, args.twins, args.against)
 
 
 def _setup(args: argparse.Namespace, workdir: Path) -> concurrency.Setup:
@@ -237,7 +248,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         progress(f"{name}: {len(pages)} pages, {args.rounds} rounds")
         try:
             results = run_benchmark(name, args, pages)
-        except StartFailed as error:  # a proxy refused its options, or a port was taken
+        except (StartFailed, ValueError) as error:  # a proxy refused its options, a port
+            # was taken, or a compiled function named that is not one
             print(f"bench: {name}: {error}", file=sys.stderr)
             return 1
         path = args.out / f"{name}.json"

@@ -13,7 +13,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,27 +28,40 @@ MIN_GAIN = 0.05
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """One way to load the core: its name and the environment that picks its twins."""
+    """One way to load the core: its name, interpreter, and the environment picking its twins."""
 
     name: str
     env: dict[str, str]
+    python: str = sys.executable
 
 
-def variants() -> list[Variant]:
-    """Return all compiled, pure Python, and one variant per compiled function."""
+def variants(twins: Sequence[str] = (), against: Sequence[str] = ()) -> list[Variant]:
+    """Return all compiled, pure Python, one variant per compiled function (or per one of
+    TWINS), and one per other interpreter AGAINST (another checkout's install, as it is)."""
+    unknown = sorted(set(twins) - compiled.FUNCTIONS.keys())
+    if unknown:
+        raise ValueError(f"no compiled function {', '.join(unknown)}")
     return [
         Variant(ALL_COMPILED, {compiled.NO_EXTENSIONS: "0", compiled.TWINS: ""}),
         Variant(PURE_PYTHON, {compiled.NO_EXTENSIONS: "1", compiled.TWINS: ""}),
         *(
             Variant(name, {compiled.NO_EXTENSIONS: "0", compiled.TWINS: name})
             for name in compiled.FUNCTIONS
+            if not twins or name in twins
         ),
+        *(Variant(f"{AGAINST_PREFIX}{python}", {}, python) for python in against),
     ]
 
 
-def run(dataset: Path, ids: Sequence[str], rounds: int) -> Json:
+AGAINST_PREFIX = "against "
+
+
+def run(
+    dataset: Path, ids: Sequence[str], rounds: int, twins: Sequence[str] = (),
+    against: Sequence[str] = (),
+) -> Json:
     """Time every variant over the pages, `rounds` times in turn; return the results."""
-    racers = variants()
+    racers = variants(twins, against)
     seconds: dict[str, list[float]] = {variant.name: [] for variant in racers}
     for round_index in range(rounds):
         turn = round_index % len(racers)
@@ -65,6 +77,7 @@ def run(dataset: Path, ids: Sequence[str], rounds: int) -> Json:
             {
                 "name": name,
                 "module": compiled.FUNCTIONS.get(name, ""),
+                "python": next(v.python for v in racers if v.name == name),
                 "seconds": median(times),
                 "seconds_rounds": times,
                 "cost": median(times) / base - 1,
@@ -74,9 +87,26 @@ def run(dataset: Path, ids: Sequence[str], rounds: int) -> Json:
     }
 
 
+# The worker: plain code any checkout's install runs (an older one has no plainview_dev).
+# It extracts every page once to warm up, then times a second pass.
+WORKER = f"""
+import gzip, json, sys, time
+from pathlib import Path
+from addon.core import extract
+html = Path(sys.argv[1]) / "html"
+pages = [gzip.decompress((html / f"{{i}}.html.gz").read_bytes()) for i in sys.argv[2:]]
+for body in pages:
+    extract(body, url="http://example.org/page", content_type="{PAGE_CONTENT_TYPE}")
+started = time.perf_counter()
+for body in pages:
+    extract(body, url="http://example.org/page", content_type="{PAGE_CONTENT_TYPE}")
+print(json.dumps({{"seconds": time.perf_counter() - started}}))
+"""
+
+
 def _time_variant(variant: Variant, dataset: Path, ids: Sequence[str]) -> float:
     """Run one variant's interpreter over the pages; return its extraction seconds."""
-    argv = [sys.executable, "-m", "plainview_dev.bench.compiled", str(dataset), *ids]
+    argv = [variant.python, "-c", WORKER, str(dataset), *ids]
     done = subprocess.run(
         argv, env={**os.environ, **variant.env}, capture_output=True, text=True, check=False
     )
@@ -98,21 +128,3 @@ def targets(results: Json) -> list[Target]:
         for each in results["variants"]
         if each["module"]
     ]
-
-
-def _extract_all(dataset: Path, ids: Sequence[str]) -> float:
-    """Extract each page once to warm up, then again; return the second pass's seconds."""
-    from addon.core import extract
-    from plainview_dev.bench.common import load_ids
-
-    pages = load_ids(dataset, ids)
-    for page in pages:
-        extract(page.body, url=page.url, content_type=PAGE_CONTENT_TYPE)
-    started = time.perf_counter()
-    for page in pages:
-        extract(page.body, url=page.url, content_type=PAGE_CONTENT_TYPE)
-    return time.perf_counter() - started
-
-
-if __name__ == "__main__":
-    print(json.dumps({"seconds": _extract_all(Path(sys.argv[1]), sys.argv[2:])}))
