@@ -6,11 +6,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from addon.core import compiled as registry
 from plainview_dev.bench import compiled, report
 from plainview_dev.bench.cli import main
 from plainview_dev.bench.common import DEFAULT_DATASET
+
+from addon.core import compiled as registry
 
 
 def test_a_small_run_times_every_variant_asked_for() -> None:
