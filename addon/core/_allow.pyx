@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""The allow-list rebuild's plain elements in C: the compiled part of `content._Found.sort`.
+"""The allow-list rebuild's plain elements in C: the compiled part of `blocks._Found.sort`.
 
 The rebuild looks at every element of the reader blocks; most are plain: a
 kept tag whose attributes all go (class, id, data-*), an unknown tag to
@@ -22,7 +22,7 @@ from addon.core._libxml cimport same_name
 
 import_lxml__etree()
 
-# content._ROLES, coded; UNKNOWN: a tag the rebuild unwraps by its name.
+# tags.ROLES, coded; UNKNOWN: a tag the rebuild unwraps by its name.
 cdef enum:
     UNKNOWN = 0
     KEPT = 1
@@ -30,7 +30,7 @@ cdef enum:
     MENU = 3
     SKIP = 4
     SPECIAL = 5  # layout, link, image: settled in Python
-    BLOCKISH = 8  # a flag: the tag is one of content._BLOCKISH_TAGS
+    BLOCKISH = 8  # a flag: the tag is one of tags.BLOCKISH_TAGS
 
 cdef enum:
     _MAX_TAGS = 128
@@ -57,7 +57,7 @@ cdef const char* _own(str text):
 
 
 def set_tables(roles, blockish, kept_attributes):
-    """Take the tag roles, block-like tags and kept attributes from `content`."""
+    """Take the tag roles, block-like tags and kept attributes from `tags` (the output stage)."""
     global _TAG_COUNT, _KEPT_ATTR_COUNT
     names = sorted(set(roles) | set(blockish))
     if len(names) > _MAX_TAGS or any(not name.isascii() for name in names) or len(kept_attributes) > _MAX_KEPT_ATTRS:
@@ -92,7 +92,7 @@ cdef int _find(const char* name) noexcept nogil:
 
 
 cdef bint _plain_name(const unsigned char* name) noexcept nogil:
-    """Tell whether a tag name matches content._PLAIN_NAME_RE: [a-z][a-z0-9-]*."""
+    """Tell whether a tag name matches tags.PLAIN_NAME_RE: [a-z][a-z0-9-]*."""
     if not (b"a" <= name[0] <= b"z"):
         return False
     name += 1
@@ -114,7 +114,7 @@ cdef int _attributes(tree.xmlNode* node) noexcept nogil:
             return 2
         name = <const char*> attr.name
         if same_name(name, b"style") or same_name(name, b"hidden"):
-            return 2  # maybe hidden: content._is_hidden decides
+            return 2  # maybe hidden: blocks._is_hidden decides
         for i in range(_KEPT_ATTR_COUNT):
             if same_name(name, _KEPT_ATTRS[i]):
                 return 2

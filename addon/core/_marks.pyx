@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""The reader blocks' marked text in C: the compiled twin of `content._TEXT_MARKS`.
+"""The reader blocks' marked text in C: the compiled twin of `text._TEXT_MARKS`.
 
 The stylesheet writes the text of every cleaned block with marks for the
 plain-text lines: a line mark around each line tag's content and after a br,
@@ -22,7 +22,7 @@ from addon.core._libxml cimport is_text, same_name
 
 import_lxml__etree()
 
-# What an element adds to the text around its content (content._TEXT_MARKS).
+# What an element adds to the text around its content (text._TEXT_MARKS).
 cdef enum:
     PLAIN = 0
     LINE = 1  # a line mark before and after: the line tags
@@ -30,7 +30,7 @@ cdef enum:
     CELL = 3  # a cell mark before: td, th
     PRE = 4  # a line tag whose text keeps its whitespace as marks
 
-# U+FDD0, U+FDD1, U+FDD2, U+FDD3, U+FDD5 in UTF-8: content._LINE, _CELL,
+# U+FDD0, U+FDD1, U+FDD2, U+FDD3, U+FDD5 in UTF-8: text._LINE, _CELL,
 # _KEEP_SPACE, _KEEP_TAB, _BLOCK_END.
 cdef const char* _LINE_MARK = b"\xef\xb7\x90"
 cdef const char* _CELL_MARK = b"\xef\xb7\x91"
@@ -41,7 +41,7 @@ cdef const char* _END_MARK = b"\xef\xb7\x95"
 cdef enum:
     _MAX_LINE_TAGS = 32
 
-cdef const char* _LINE_TAGS[_MAX_LINE_TAGS]  # content._LINE_TAGS, set by set_line_tags
+cdef const char* _LINE_TAGS[_MAX_LINE_TAGS]  # text._LINE_TAGS, set by set_line_tags
 cdef int _LINE_TAG_COUNT = 0
 cdef list _LINE_TAG_BYTES = []  # owns the strings _LINE_TAGS points to
 
@@ -164,7 +164,7 @@ cdef int _write_block(_Out* out, tree.xmlNode* top) except -1:
 
 
 def block_marks(_Element holder not None):
-    """Return what `content._TEXT_MARKS` writes for the blocks, the holder's child elements."""
+    """Return what `text._TEXT_MARKS` writes for the blocks, the holder's child elements."""
     cdef _Out out
     cdef tree.xmlNode* block = holder._c_node.children
     out.size = 0
@@ -224,7 +224,7 @@ cdef str _plain(str text, bint lines):
                 continue
             if Py_UNICODE_ISSPACE(c):
                 space = line_open
-            elif lines and c == 0xFDD0:  # content._LINE
+            elif lines and c == 0xFDD0:  # text._LINE
                 written = written or line_open
                 line_open = space = False
             else:

@@ -7,7 +7,7 @@ this loop looks at the byte after each "<" first and costs a fraction of it
 (docs/performance.md, "Eighth round"). The tests compare both on the golden
 pages and on random bytes. `is_utf8` tells valid UTF-8 without decoding it;
 `closes_alike` and `holds_data_url` tell in one pass each what the sanitiser's
-string scans tell (`content._closes_alike`, `content.holds_data_url`);
+string scans tell (`sanitise._closes_alike`, `sanitise.holds_data_url`);
 `holds_any` looks for several words in one pass (`preprocess.holds_any`).
 """
 
@@ -166,7 +166,7 @@ cdef inline bint _at(const unit_t* s, Py_ssize_t i, Py_ssize_t n, const char* wo
 
 
 cdef inline bint _table_part(const unit_t* s, Py_ssize_t i, Py_ssize_t n) noexcept:
-    """Tell whether a table part's start tag (`content._TABLE_PART_RE`) stands at the "<" at i."""
+    """Tell whether a table part's start tag (`sanitise._TABLE_PART_RE`) stands at the "<" at i."""
     cdef Py_ssize_t end
     if _at(s, i + 1, n, b"table"):
         end = i + 6
@@ -202,7 +202,7 @@ cdef bint _closes(const unit_t* s, Py_ssize_t n) noexcept:
 def closes_alike(str source not None):
     """Tell whether serialised markup has no table part and ends every element it starts.
 
-    The twin of `content._closes_alike`, in one pass: "<" starts a tag and
+    The twin of `sanitise._closes_alike`, in one pass: "<" starts a tag and
     nothing else (lxml escapes it in text and values); br, hr and img have no end tag.
     """
     return _by_width(source, _CLOSES)
@@ -226,7 +226,7 @@ cdef bint _data_url(const unit_t* s, Py_ssize_t n) noexcept nogil:
 
 
 def holds_data_url(str markup not None):
-    """Tell whether markup holds "data:" in any case: the twin of `content.holds_data_url`."""
+    """Tell whether markup holds "data:" in any case: the twin of `sanitise.holds_data_url`."""
     # Lowering changes no other character into one of "data:" (checked for every
     # code point in the tests), so an ASCII fold finds what str.lower() would.
     return _by_width(markup, _DATA_URL)

@@ -29,14 +29,9 @@ from addon.core.heuristics.preprocess import (
 )
 from addon.core.heuristics.readerable import content_share, is_readerable
 from addon.core.heuristics.tree import Chosen, choose_content, line_of
-from addon.core.output.content import (
-    build_blocks,
-    cut_furniture_tail,
-    drop_repeated_blocks,
-    furniture_pattern,
-    plain_text,
-    word_count,
-)
+from addon.core.output.blocks import build_blocks
+from addon.core.output.furniture import cut_furniture_tail, drop_repeated_blocks, furniture_pattern
+from addon.core.output.text import plain_text, word_count
 from addon.core.paper.danag import Selection, select_lines, select_lines_r2l
 from addon.core.paper.lines import Line, build_lines
 from addon.core.paper.titlefinder import Headline, find_headline

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 from markupsafe import Markup
 
-from addon.core.output.content import reading_minutes
+from addon.core.output.text import reading_minutes
 from addon.core.result import Article, Block
 
 # The top-level templates/ is linked into this package as addon/render/templates,

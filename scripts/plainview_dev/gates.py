@@ -41,7 +41,7 @@ from lxml import etree
 
 from addon.core import Article, extract
 from addon.core.decode import decode
-from addon.core.output.content import ALLOWED_ATTRS, ALLOWED_TAGS
+from addon.core.output.tags import ALLOWED_ATTRS, ALLOWED_TAGS
 from addon.job.budget import OverBudget, time_budget
 from addon.job.reader_job import PageJob, PageOutcome, run_job
 from addon.proxy.adapter import reader_links
@@ -147,7 +147,7 @@ URL_ATTRIBUTES = _words(
     " lowsrc dynsrc ping manifest icon archive classid usemap profile"
 )
 _SRCSET_ATTRIBUTES = frozenset({"srcset", "imagesrcset"})
-# What the core allows on every content element (addon/core/output/content.py), and what nh3 adds.
+# What the core allows on every content element (addon/core/output/tags.py), and what nh3 adds.
 GLOBAL_ATTRS = frozenset({"dir", "lang"})
 LINK_REL = frozenset({"noopener", "noreferrer"})
 # The template's own chrome: the toolbar forms and the head's meta elements.

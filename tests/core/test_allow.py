@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from addon.core.output import content
+from addon.core.output.blocks import _SETTLE_PLAIN, _Found
+from addon.core.output.tags import UNWRAP
 
 COMPILED = importlib.util.find_spec("addon.core._allow") is not None
 GOLDEN_SOURCES = sorted((Path(__file__).parents[1] / "golden").glob("*/source.html"))
@@ -23,7 +24,7 @@ Sorted = tuple[str, list[str], set[str], list[str], list[str], list[str], list[s
 def _sorted(holder: etree._Element, *, compiled: bool, shift_headings: bool) -> Sorted:
     """Sort a copy of the holder; return the tree after it and what was gathered, by path."""
     holder = copy.deepcopy(holder)
-    found = content._Found()
+    found = _Found()
     found.sort(holder, shift_headings=shift_headings, compiled=compiled)
     path = holder.getroottree().getpath
     return (
@@ -47,7 +48,7 @@ def test_the_compiled_walk_is_built_and_used() -> None:
     # content falls back to the Python loop without it: slower, so the install
     # must have built it (pip install -e . with a C compiler and Python's headers).
     assert COMPILED
-    assert content._SETTLE_PLAIN is not None
+    assert _SETTLE_PLAIN is not None
 
 
 def test_plain_elements_lose_their_attributes_and_unknown_tags_go_to_unwrap() -> None:
@@ -55,7 +56,7 @@ def test_plain_elements_lose_their_attributes_and_unknown_tags_go_to_unwrap() ->
         "<p class=lead id=x data-a=1 lang=en>One <span class=s>two</span>"
         "<b style='display:none'>gone</b><a href=/x class=l>link</a></p><h2 class=h>Head</h2>"
     )
-    found = content._Found()
+    found = _Found()
     found.sort(holder, shift_headings=False)
     paragraph, heading = holder
     assert dict(paragraph.attrib) == {"lang": "en"}
@@ -89,10 +90,10 @@ def test_an_element_with_an_odd_tag_name_is_left_to_python() -> None:
     odd = etree.SubElement(holder, "p")
     etree.SubElement(odd, "Widget").text = "x"  # a capital: not a plain name to unwrap by
     _assert_alike(holder)
-    found = content._Found()
+    found = _Found()
     found.sort(holder, shift_headings=False)
     assert found.unwrap == set()
-    assert holder[0][0].tag == content._UNWRAP
+    assert holder[0][0].tag == UNWRAP
 
 
 @pytest.mark.parametrize("source", GOLDEN_SOURCES, ids=lambda path: path.parent.name)

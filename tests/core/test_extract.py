@@ -12,13 +12,9 @@ from hypothesis import strategies as st
 from addon.core import Article, Skip, extract, params_for
 from addon.core.decode import decode
 from addon.core.extract import base_of, flatten_params, furniture_words, why_not_html
-from addon.core.output.content import (
-    ALLOWED_ATTRS,
-    ALLOWED_TAGS,
-    IMAGE_SCHEMES,
-    LINK_SCHEMES,
-    word_count,
-)
+from addon.core.output.tags import ALLOWED_ATTRS, ALLOWED_TAGS
+from addon.core.output.text import word_count
+from addon.core.output.urls import IMAGE_SCHEMES, LINK_SCHEMES
 
 PAGE = (
     "<html><head>{head}</head>"

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from addon.core.output import content
+from addon.core.output.text import _block_marks, _marked_lines, lines_of_marks, stylesheet_marks
 
 COMPILED = importlib.util.find_spec("addon.core._marks") is not None
 GOLDEN_SOURCES = sorted((Path(__file__).parents[1] / "golden").glob("*/source.html"))
@@ -27,7 +27,7 @@ def test_the_compiled_marks_are_built_and_used() -> None:
     # content falls back to the stylesheet without them: slower, so the install
     # must have built them (pip install -e . with a C compiler and Python's headers).
     assert COMPILED
-    assert content._block_marks is not content.stylesheet_marks
+    assert _block_marks is not stylesheet_marks
 
 
 def test_marks_lines_cells_pre_whitespace_and_block_ends() -> None:
@@ -42,7 +42,7 @@ def test_marks_lines_cells_pre_whitespace_and_block_ends() -> None:
         f"{line}x{space}y{line}{tab}z{line}{end}"
         f"loose{end}"
     )
-    assert content.stylesheet_marks(holder) == expected
+    assert stylesheet_marks(holder) == expected
     assert _marks(holder) == expected
 
 
@@ -53,12 +53,12 @@ def test_text_directly_in_the_holder_and_comments_are_not_written() -> None:
     block.text = "inside"
     block.append(etree.Comment("note"))
     block.tail = "tail"
-    assert _marks(holder) == content.stylesheet_marks(holder) == "\ufdd0inside\ufdd0\ufdd5"
+    assert _marks(holder) == stylesheet_marks(holder) == "\ufdd0inside\ufdd0\ufdd5"
 
 
 def test_namespaced_elements_get_no_marks() -> None:
     holder = etree.fromstring("<div xmlns:x='urn:x'><x:p>a</x:p><p>b<x:br/>c</p></div>")
-    assert _marks(holder) == content.stylesheet_marks(holder) == "a\ufdd5\ufdd0bc\ufdd0\ufdd5"
+    assert _marks(holder) == stylesheet_marks(holder) == "a\ufdd5\ufdd0bc\ufdd0\ufdd5"
 
 
 FRAGMENTS = [
@@ -73,13 +73,13 @@ FRAGMENTS = [
 @given(st.lists(st.sampled_from(FRAGMENTS), max_size=40))
 def test_the_twin_writes_what_the_stylesheet_writes(fragments: list[str]) -> None:
     holder = holder_of("".join(fragments))
-    assert _marks(holder) == content.stylesheet_marks(holder)
+    assert _marks(holder) == stylesheet_marks(holder)
 
 
 @pytest.mark.parametrize("source", GOLDEN_SOURCES, ids=lambda path: path.parent.name)
 def test_the_twin_writes_the_golden_pages_as_the_stylesheet_does(source: Path) -> None:
     holder = holder_of(source.read_text(encoding="utf-8"))
-    assert _marks(holder) == content.stylesheet_marks(holder)
+    assert _marks(holder) == stylesheet_marks(holder)
 
 
 def _lines(text: str) -> str:
@@ -89,7 +89,7 @@ def _lines(text: str) -> str:
 
 
 def test_the_compiled_lines_are_built_and_used() -> None:
-    assert content._marked_lines is not content.lines_of_marks
+    assert _marked_lines is not lines_of_marks
 
 
 def test_lines_collapse_white_space_and_drop_control_characters_and_empty_lines() -> None:
@@ -97,9 +97,9 @@ def test_lines_collapse_white_space_and_drop_control_characters_and_empty_lines(
         "\ufdd0 a \u3000 b \x0bc\ufdd0\ufdd0 \xa0\ufdd0d\ufdd5\ufdd0e\x85\ufdd0\U0001f600 \ufffe"
     )
     expected = "a b c\nd\ufdd5\ne\n\U0001f600"
-    assert content.lines_of_marks(marked) == expected
+    assert lines_of_marks(marked) == expected
     assert _lines(marked) == expected
-    assert _lines("") == content.lines_of_marks("") == ""
+    assert _lines("") == lines_of_marks("") == ""
 
 
 # White space of every kind str.split() knows, the control characters lxml
@@ -116,4 +116,4 @@ _MARKED_TEXT = st.text(
 @settings(max_examples=1000, deadline=None)
 @given(_MARKED_TEXT)
 def test_the_compiled_lines_are_the_string_methods_lines(marked: str) -> None:
-    assert _lines(marked) == content.lines_of_marks(marked)
+    assert _lines(marked) == lines_of_marks(marked)

@@ -11,7 +11,12 @@ from hypothesis import strategies as st
 
 from addon.core.heuristics import preprocess
 from addon.core.heuristics.preprocess import premature_ends
-from addon.core.output import content
+from addon.core.output.sanitise import (
+    _blocks_close_alike,
+    _closes_alike,
+    _holds_data_url,
+    holds_data_url,
+)
 
 COMPILED = importlib.util.find_spec("addon.core._scan") is not None
 GOLDEN_SOURCES = sorted((Path(__file__).parents[1] / "golden").glob("*/source.html"))
@@ -135,8 +140,8 @@ MARKUP = st.lists(st.sampled_from(MARKUP_PIECES), max_size=30).map("".join)
 def test_the_compiled_markup_scans_are_twins_of_the_string_scans(markup: str) -> None:
     from addon.core import _scan
 
-    assert _scan.closes_alike(markup) == content._closes_alike(markup)
-    assert _scan.holds_data_url(markup) == content.holds_data_url(markup)
+    assert _scan.closes_alike(markup) == _closes_alike(markup)
+    assert _scan.holds_data_url(markup) == holds_data_url(markup)
 
 
 @pytest.mark.parametrize(
@@ -155,8 +160,8 @@ def test_the_compiled_markup_scans_are_twins_of_the_string_scans(markup: str) ->
 def test_markup_scans_on_examples(markup: str, closes: bool, data: bool) -> None:
     from addon.core import _scan
 
-    assert (_scan.closes_alike(markup), content._closes_alike(markup)) == (closes, closes)
-    assert (_scan.holds_data_url(markup), content.holds_data_url(markup)) == (data, data)
+    assert (_scan.closes_alike(markup), _closes_alike(markup)) == (closes, closes)
+    assert (_scan.holds_data_url(markup), holds_data_url(markup)) == (data, data)
 
 
 def test_lowering_makes_no_other_character_one_of_data_colon() -> None:
@@ -167,8 +172,8 @@ def test_lowering_makes_no_other_character_one_of_data_colon() -> None:
 def test_the_sanitiser_uses_the_compiled_markup_scans() -> None:
     from addon.core import _scan
 
-    assert content._blocks_close_alike is _scan.closes_alike
-    assert content._holds_data_url is _scan.holds_data_url
+    assert _blocks_close_alike is _scan.closes_alike
+    assert _holds_data_url is _scan.holds_data_url
 
 
 # Words and text for the several-word search: words that open alike or hold one

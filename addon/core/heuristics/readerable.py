@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from addon.core.output.content import word_count
+from addon.core.output.text import word_count
 from addon.core.result import Article, Block
 
 # Blocks that carry running prose. A whole list is one block here, so lists

@@ -22,7 +22,8 @@ from addon.core.heuristics.readerable import (
     measure,
     reader_refusal,
 )
-from addon.core.output.content import build_blocks, word_count
+from addon.core.output.blocks import build_blocks
+from addon.core.output.text import word_count
 from addon.core.result import Block
 
 SHARED = Path(__file__).resolve().parents[4] / "shared"

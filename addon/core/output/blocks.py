@@ -1,0 +1,588 @@
+"""Content building: the extractor's selected subtrees in, clean reader blocks out.
+
+The selected subtrees are walked with an explicit stack: layout containers are
+flattened, reader-relevant blocks are copied, loose inline text becomes a
+paragraph. Each copied block is rebuilt from an allow-list of tags and
+attributes (`tags`) with absolute URLs (`urls`) and repaired lazy images
+(`images`), then sanitised again by nh3 (`sanitise`) before it becomes a
+`Block` with its plain text (`text`); `furniture` trims what ends the content.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from operator import methodcaller
+
+from lxml import etree
+
+from addon.core import compiled
+from addon.core.dom import text_length
+from addon.core.output.furniture import trim_rules
+from addon.core.output.images import (
+    has_image,
+    holds_only_images,
+    is_lazy_twin,
+    picture_fallback,
+    scrub_image,
+)
+from addon.core.output.sanitise import Sanitiser, name_or_unwrap, scrub_link
+from addon.core.output.tags import (
+    ALLOWED_ATTRS,
+    BLOCKISH,
+    BLOCKISH_TAGS,
+    GLOBAL_ATTRS,
+    HEADINGS,
+    KEPT_TAGS,
+    NO_ATTRS,
+    PHRASING,
+    PLAIN_NAME_RE,
+    REMOVE,
+    REMOVE_TAGS,
+    ROLES,
+    SCAN_LIMIT,
+    UNWRAP,
+    WALK_KINDS,
+    Element,
+    filter_attrs,
+    has_text,
+    safe_text,
+    tag_of,
+)
+from addon.core.output.text import block_texts, keep_pre_newline, pre_text, serialise_all
+from addon.core.output.urls import UrlBase
+from addon.core.result import Block
+
+_HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+
+
+# What copy.copy calls, without its dispatch: one call per block copy.
+_copy_element = methodcaller("__copy__")
+
+
+# Whether a subtree holds an h1: libxml2 stops at the first, faster than lxml's iter.
+_FIRST_H1 = etree.XPath("count(descendant-or-self::h1[1])")
+
+
+_SHIFTED = {"h1": "h2", "h2": "h3", "h3": "h4", "h4": "h5", "h5": "h6", "h6": "h6"}
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """What every step of one `build_blocks` call needs to know."""
+
+    base: UrlBase
+    drop: frozenset[Element]
+    marked: frozenset[Element]  # elements holding a dropped element
+    shift_headings: bool  # the content has an h1: every heading moves one level down
+    holder: Element  # the tree the blocks are built in, in a document of its own
+    take: bool  # the subtrees are apart: their blocks are taken out of the page, not copied
+
+
+def build_blocks(
+    elements: Sequence[etree._Element],
+    *,
+    base_url: str | None,
+    drop: Collection[etree._Element] = (),
+) -> tuple[Block, ...]:
+    """Turn the selected subtrees into clean reader blocks, in document order.
+
+    Subtrees that do not hold one another are taken out of the page (which
+    keeps the rest): build the blocks after reading all else from it.
+    """
+    ctx = _context(elements, base_url, drop)
+    flow = _Flow(ctx)
+    for root in elements:
+        flow.feed(root)
+    flow.close()
+    return trim_rules(_finish(flow.out, ctx))
+
+
+def _context(
+    elements: Sequence[etree._Element], base_url: str | None, drop: Collection[etree._Element]
+) -> _Context:
+    """Collect the per-call facts: dropped elements, their ancestors, heading shift."""
+    dropped: frozenset[Element] = frozenset(drop)
+    marked: set[Element] = set()
+    for element in dropped:
+        for ancestor in element.iterancestors():
+            if ancestor in marked:
+                break
+            marked.add(ancestor)
+    has_h1 = any(_FIRST_H1(root) for root in elements)
+    roots = set(elements)
+    apart = len(roots) == len(elements) and not any(
+        up in roots for root in elements for up in root.iterancestors()
+    )
+    # A fresh XML document: its serialiser leaves out the characters XML forbids
+    # (U+000B, say), which the page's HTML document would write out.
+    holder = etree.Element("div")
+    return _Context(UrlBase.of(base_url), dropped, frozenset(marked), has_h1, holder, apart)
+
+
+class _Flow:
+    """Flatten containers into a list of block copies, gathering loose inline text."""
+
+    __slots__ = ("brs", "ctx", "drop", "has_text", "items", "orphans", "out", "with_blocks")
+
+    def __init__(self, ctx: _Context) -> None:
+        self.ctx = ctx
+        self.drop = ctx.drop
+        self.out: list[Element] = []
+        self.items: list[str | Element] = []  # the open loose-text paragraph
+        self.has_text = False
+        self.brs = 0  # consecutive <br> at the end of the open paragraph
+        self.orphans: tuple[Element | None, Element] | None = None  # (source parent, list)
+        self.with_blocks: set[Element] = set()  # inline elements known to hold a block
+
+    def feed(self, root: Element) -> None:
+        """Walk one selected subtree iteratively; its tail is not part of it."""
+        stack: list[tuple[Element, Iterator[Element]]] = []
+        self._enter(root, stack)
+        while stack:
+            parent, children = stack[-1]
+            for child in children:  # resumes where it left off when a container ends
+                tail = child.tail  # read first: a block taken out of the page leaves it
+                if self._enter(child, stack):
+                    break
+                if tail and (self.items or not tail.isspace()):  # else _loose skips it
+                    self._loose(tail)
+            else:
+                stack.pop()
+                if self.items:
+                    self._break()
+                tail = parent.tail
+                if stack and tail and not tail.isspace():  # else _loose skips it
+                    self._loose(tail)
+
+    def close(self) -> None:
+        """End the open paragraph."""
+        self._break()
+
+    def _enter(self, el: Element, stack: list[tuple[Element, Iterator[Element]]]) -> bool:
+        """Handle one element met in a container; push it and say so if it is one."""
+        kind = self._kind(el)
+        if kind == "block":
+            if self.items:
+                self._break()
+            self.out.append(_copy(el, self.ctx))
+            self.orphans = None
+        elif kind == "container":
+            if self.items:
+                self._break()
+            text = el.text
+            if text and not text.isspace():  # else _loose skips it: no paragraph is open
+                self._loose(text)
+            stack.append((el, iter(el)))
+            return True
+        elif kind == "inline":
+            self._inline(el)
+        elif kind == "item":
+            self._item(el)
+        return False
+
+    def _kind(self, el: Element) -> str:
+        """Classify an element for the walk: container, block, item, inline or skip."""
+        tag = el.tag
+        kind = WALK_KINDS.get(tag)
+        if kind == "skip" or el in self.drop:
+            return "skip"
+        names = el.keys()  # one lxml call; most elements have neither attribute
+        if names and ("style" in names or "hidden" in names) and _is_hidden(el):
+            return "skip"
+        if kind is None:
+            if not isinstance(tag, str):
+                return "skip"
+            if self._holds_block(el):
+                return "container"
+            return "skip" if is_lazy_twin(el) else "inline"
+        if kind == "table":
+            return "container" if is_layout_table(el) else "block"
+        if kind == "noscript":
+            return "container" if holds_only_images(el) else "skip"
+        return kind
+
+    def _holds_block(self, el: Element) -> bool:
+        """Tell whether an inline element holds a block; remember the path to it."""
+        if el in self.with_blocks:
+            return True
+        if not len(el):
+            return False
+        found = _first_blockish(el)
+        if found is None:
+            return False
+        for ancestor in found.iterancestors():
+            if ancestor is el or ancestor in self.with_blocks:
+                break
+            self.with_blocks.add(ancestor)
+        self.with_blocks.add(el)
+        return True
+
+    def _emit(self, block: Element) -> None:
+        """Append a finished block copy; it ends any run of orphan list items."""
+        self.out.append(block)
+        self.orphans = None
+
+    def _item(self, el: Element) -> None:
+        """Gather list items met outside their list into one list per source parent."""
+        self._break()
+        parent = el.getparent()
+        tag = "dl" if el.tag in ("dt", "dd") else "ol" if tag_of(parent) == "ol" else "ul"
+        run = self.orphans
+        if run is None or parent is None or run[0] is not parent or run[1].tag != tag:
+            self._emit(self.ctx.holder.makeelement(tag))
+            run = (parent, self.out[-1])
+            self.orphans = run
+        run[1].append(_copy(el, self.ctx))
+
+    def _inline(self, el: Element) -> None:
+        """Add an inline element to the open paragraph; a lone image becomes a figure."""
+        if el.tag == "br":
+            self._br(el)
+            return
+        visible = has_text(el)
+        if not self.has_text and not visible and has_image(el):
+            self._break()
+            figure = self.ctx.holder.makeelement("figure")
+            figure.append(_copy(el, self.ctx))
+            self._emit(figure)
+            return
+        self.items.append(_copy(el, self.ctx))
+        if visible:
+            self.has_text = True
+            self.brs = 0
+
+    def _br(self, el: Element) -> None:
+        """Keep a line break; two in a row end the paragraph."""
+        if not self.items:
+            return
+        self.items.append(_copy(el, self.ctx))
+        self.brs += 1
+        if self.brs >= 2:  # a blank line: the next paragraph
+            self._break()
+
+    def _loose(self, text: str | None) -> None:
+        """Add text found directly inside a container to the open paragraph."""
+        if not text or (not self.items and not text.strip()):
+            return
+        self.items.append(text)
+        if text.strip():
+            self.has_text = True
+            self.brs = 0
+
+    def _break(self) -> None:
+        """Close the open paragraph as a p block."""
+        items = self.items
+        if not items:  # then no text and no line break is pending either
+            return
+        while items and not isinstance(items[-1], str) and items[-1].tag == "br":
+            items.pop()
+        if items and self.has_text:
+            self._emit(_paragraph(items, self.ctx.holder))
+        self.items = []
+        self.has_text = False
+        self.brs = 0
+
+
+def _paragraph(items: list[str | Element], holder: Element) -> Element:
+    """Build a p, in the holder's document, from loose text and inline elements."""
+    p = holder.makeelement("p")
+    last: Element | None = None
+    for item in items:
+        if isinstance(item, str):
+            if last is None:
+                p.text = safe_text((p.text or "") + item)
+            else:
+                last.tail = safe_text((last.tail or "") + item)
+        else:
+            p.append(item)
+            last = item
+    return p
+
+
+def _copy(el: Element, ctx: _Context) -> Element:
+    """Take a source element, or a deep copy of it, without its tail and the dropped parts."""
+    # Copying cost 3% of a page's instructions; extract reads nothing of the
+    # page's content after building the blocks, and an element leaves the page
+    # once placed among them.
+    copy: Element = el if ctx.take else _copy_element(el)
+    copy.tail = None
+    if el in ctx.marked:
+        sources = list(el.iter())
+        copies = sources if copy is el else list(copy.iter())
+        for source, twin in zip(sources, copies, strict=True):
+            if source in ctx.drop and isinstance(twin.tag, str):
+                twin.tag = REMOVE
+        etree.strip_elements(copy, REMOVE, with_tail=False)
+    return copy
+
+
+def is_layout_table(table: Element) -> bool:
+    """Tell a layout table (flattened) from a data table (kept)."""
+    if table.get("role", "").strip().lower() in ("presentation", "none"):
+        return True
+    if table.find("caption") is not None or table.find("thead") is not None:
+        return False
+    rows = _table_rows(table)
+    if any(tag_of(cell) == "th" for row in rows for cell in row):
+        return False
+    cells = [cell for row in rows for cell in row if tag_of(cell) == "td"]
+    if all(sum(1 for cell in row if tag_of(cell) == "td") <= 1 for row in rows):
+        return any(_first_blockish(cell) is not None for cell in cells)
+    # Several columns: a table nested in a cell means the grid is page layout.
+    return any(next(cell.iterdescendants("table"), None) is not None for cell in cells)
+
+
+def _table_rows(table: Element) -> list[Element]:
+    """Return a table's own rows, directly or in thead/tbody/tfoot."""
+    rows = [child for child in table if tag_of(child) == "tr"]
+    for section in table:
+        if tag_of(section) in ("thead", "tbody", "tfoot"):
+            rows.extend(row for row in section if tag_of(row) == "tr")
+    return rows
+
+
+def _is_hidden(el: Element) -> bool:
+    """Tell whether the page hides an element (hidden attribute, display:none)."""
+    if el.get("hidden") is not None:
+        return True
+    style = el.get("style")
+    return style is not None and _HIDDEN_STYLE_RE.search(style) is not None
+
+
+def _first_blockish(el: Element) -> Element | None:
+    """Return the first block-like element inside `el`, in document order."""
+    # lxml takes ~10 us to set up a filter on this many tags: more than it takes
+    # Python to look at the few elements inside a typical inline element or cell.
+    for count, node in enumerate(el.iterdescendants()):
+        if node.tag in BLOCKISH_TAGS:
+            return node
+        if count == SCAN_LIMIT:
+            return next(el.iterdescendants(*BLOCKISH), None)
+    return None
+
+
+def _finish(raws: list[Element], ctx: _Context) -> list[Block]:
+    """Clean all block copies together, then cut them into `Block`s; drop empty ones."""
+    holder = ctx.holder  # one tree: each lxml pass runs once per call
+    holder.extend(raws)
+    _prepare(holder)
+    unwrap, srcsets_stable = _scrub(holder, ctx)
+    etree.strip_elements(holder, REMOVE, with_tail=False)
+    name_or_unwrap(holder)
+    etree.strip_tags(holder, UNWRAP, *unwrap)
+    step_headings(holder)
+    _cap_depth(holder)
+    roots = list(holder)
+    kinds = [tag_of(block) for block in roots]
+    verbatim = [
+        pre_text(block) if kind == "pre" else None
+        for block, kind in zip(roots, kinds, strict=True)
+    ]
+    keep_pre_newline(holder)
+    # The reader check weighs link text against all text: counted here, once, on the
+    # cleaned tree, instead of parsing the blocks' HTML again.
+    chars = [text_length(block) for block in roots]
+    linked = [sum(text_length(link) for link in block.iter("a")) for block in roots]
+    sources = serialise_all(holder, roots)
+    flowing = block_texts(holder, roots)
+    texts = [text if pre is None else pre for text, pre in zip(flowing, verbatim, strict=True)]
+    # The serialisation holds "<img" only as an img tag: text and values escape "<".
+    kept = [
+        index
+        for index, (kind, source, text) in enumerate(zip(kinds, sources, texts, strict=True))
+        if text or kind == "hr" or "<img" in source
+    ]
+    htmls = Sanitiser(holder, sources, srcsets_stable).clean([sources[index] for index in kept])
+    return [
+        # positional: keywords cost more
+        Block(kinds[index], html, texts[index], chars[index], linked[index])
+        for index, html in zip(kept, htmls, strict=True)
+    ]
+
+
+def step_headings(holder: Element, *, top: int = 1) -> None:
+    """Let headings go down one level at a time below the page's h1 (axe heading-order)."""
+    previous = top
+    for heading in holder.iter(*HEADINGS):
+        level = min(int(heading.tag[1]), previous + 1)
+        if level != int(heading.tag[1]):  # renaming an lxml element is slow
+            heading.tag = f"h{level}"
+        previous = level
+
+
+def _prepare(holder: Element) -> None:
+    """Remove comments, scripts and media; resolve picture sources and noscript images."""
+    for picture in holder.iter("picture"):
+        picture_fallback(picture)
+    for noscript in list(holder.iter("noscript")):
+        noscript.tag = UNWRAP if holds_only_images(noscript) else REMOVE
+        twin = noscript.getprevious()
+        if noscript.tag == UNWRAP and twin is not None and has_image(twin):
+            twin.tag = REMOVE
+    etree.strip_elements(
+        holder, etree.Comment, etree.ProcessingInstruction, *REMOVE_TAGS, with_tail=False
+    )
+
+
+def _scrub(holder: Element, ctx: _Context) -> tuple[set[str], bool]:
+    """Rebuild the blocks from the allow-list; return the tags left to unwrap, srcset state."""
+    # Renaming an lxml element is slow: an element to unwrap mostly keeps its tag,
+    # and all of them go in one call by name, with the UNWRAP ones.
+    found = _Found()
+    found.sort(holder, shift_headings=ctx.shift_headings)
+    for link in found.links:
+        scrub_link(link, ctx.base)
+    stable = [scrub_image(img, ctx.base) for img in found.images]  # every image, in order
+    holders: dict[Element, bool] = {}
+    below = _with_blocks_below(holder, found.blockish) if found.layout else set()
+    for el in found.layout:  # in document order: the ancestors are settled first
+        _scrub_divlike(el, el in below, holders)
+    for el in found.hidden:
+        el.tag = REMOVE
+    return found.unwrap, all(stable)
+
+
+class _Found:
+    """The elements under a holder that the allow-list rebuild handles one by one."""
+
+    __slots__ = ("blockish", "hidden", "images", "layout", "links", "unwrap")
+
+    def __init__(self) -> None:
+        self.unwrap: set[str] = set()  # tags no kept element has
+        self.blockish: list[Element] = []  # by the tag each had before the rebuild
+        self.hidden: list[Element] = []
+        self.links: list[Element] = []
+        self.images: list[Element] = []
+        self.layout: list[Element] = []
+
+    def sort(self, holder: Element, *, shift_headings: bool, compiled: bool = True) -> None:
+        """Settle the plain elements in one pass; gather the rest by what they need."""
+        # Renames made here keep a tag block-like or not, kept or not, as it was:
+        # what a layout container's test looks at. Hidden elements keep their tag
+        # until then, for the same reason. The compiled walk settles the plain
+        # elements itself and leaves the others, in document order, to the loop.
+        left: Iterable[Element]
+        if compiled and _SETTLE_PLAIN is not None:
+            left = _SETTLE_PLAIN(holder, self.blockish, self.unwrap, shift_headings)
+        else:
+            self.blockish = list(holder.iterdescendants(*BLOCKISH))
+            left = holder.iterdescendants()
+        unwrap = self.unwrap  # the loop runs once per element
+        for el in left:
+            tag = el.tag
+            names = el.keys()  # one lxml call; most elements have neither attribute
+            if names and ("style" in names or "hidden" in names) and _is_hidden(el):
+                self.hidden.append(el)
+                continue
+            role = ROLES.get(tag)
+            if role == "kept":
+                if names:
+                    filter_attrs(el, ALLOWED_ATTRS.get(tag, NO_ATTRS), names)
+            elif role is None:
+                if tag not in unwrap and isinstance(tag, str):
+                    self._unknown(el, tag)
+            elif role != "skip":
+                self._sort_special(el, role, names, shift_headings=shift_headings)
+
+    def _unknown(self, el: Element, tag: str) -> None:
+        """Leave an unknown element to unwrap by its tag, or rename it when the tag is odd."""
+        # lxml refuses some names the parser lets through (control characters) as
+        # arguments: such an element is renamed instead.
+        if PLAIN_NAME_RE.fullmatch(tag):
+            self.unwrap.add(tag)
+        else:
+            el.tag = UNWRAP
+
+    def _sort_special(
+        self, el: Element, role: str, names: Sequence[str | bytes], *, shift_headings: bool
+    ) -> None:
+        """Settle a heading or menu; gather a link, image or layout container."""
+        if role == "heading":
+            if shift_headings:
+                el.tag = _SHIFTED[el.tag]
+        elif role == "menu":
+            el.tag = "ul"
+        elif role == "layout":  # unwrapped by its tag unless it becomes a p
+            self.unwrap.add(el.tag)
+            self.layout.append(el)
+            return
+        else:
+            (self.links if role == "link" else self.images).append(el)
+            return
+        if names:
+            filter_attrs(el, NO_ATTRS, names)
+
+
+def _with_blocks_below(holder: Element, blockish: list[Element]) -> set[Element]:
+    """Return the elements under `holder` that hold one of the block-like elements."""
+    marked: set[Element] = set()
+    for block in blockish:
+        node = block.getparent()
+        while node is not None and node is not holder and node not in marked:
+            marked.add(node)
+            node = node.getparent()
+    return marked
+
+
+def _scrub_divlike(el: Element, holds_blocks: bool, holders: dict[Element, bool]) -> None:
+    """Make a layout container inside a block a p, or leave it to unwrap by its tag."""
+    if holds_blocks or not has_text(el):
+        return
+    if _allows_paragraph(el, holders):
+        el.tag = "p"
+        filter_attrs(el, NO_ATTRS)
+    else:
+        el.tail = " " + safe_text(el.tail)  # keeps the words apart once unwrapped
+
+
+def _allows_paragraph(el: Element, holders: dict[Element, bool]) -> bool:
+    """Tell whether the nearest kept ancestor may hold a p; memoise along the way."""
+    path: list[Element] = []
+    node = el.getparent()
+    allowed = True
+    while node is not None:
+        if node in holders:
+            allowed = holders[node]
+            break
+        tag = tag_of(node)
+        if tag in KEPT_TAGS:
+            allowed = tag not in PHRASING
+            break
+        path.append(node)
+        node = node.getparent()
+    for passed in path:
+        holders[passed] = allowed
+    return allowed
+
+
+def _cap_depth(holder: Element, *, max_depth: int = 32) -> None:
+    """Flatten markup nested deeper than `max_depth`: no reader needs it, parsers choke on it."""
+    # + 1: the blocks' holder. The usual depth's XPath is compiled once.
+    deep_path = _DEEP_PATH if max_depth == _MAX_DEPTH else _deep_path(max_depth + 1)
+    found = deep_path(holder)
+    for deep in found if isinstance(found, list) else ():
+        if isinstance(deep, etree._Element):
+            etree.strip_tags(deep, "*")
+
+
+def _deep_path(depth: int) -> etree.XPath:
+    """Compile the XPath to the elements `depth` levels below a node."""
+    return etree.XPath("/".join(["*"] * depth))
+
+
+_MAX_DEPTH = 32
+
+
+_DEEP_PATH = _deep_path(_MAX_DEPTH + 1)
+
+
+_SETTLE_PLAIN = compiled.pick_or_none("settle_plain")
+
+
+_ALLOW = compiled.compiled_module("settle_plain")
+
+
+if _ALLOW is not None:
+    _ALLOW.set_tables(ROLES, BLOCKISH_TAGS, GLOBAL_ATTRS.union(*ALLOWED_ATTRS.values()))

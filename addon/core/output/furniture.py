@@ -1,0 +1,97 @@
+"""Furniture in the output.
+
+A late heading or label that ends the content, repeated blocks, stray rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from addon.core.output.tags import HEADINGS
+from addon.core.output.text import collapse_space
+from addon.core.result import Block
+
+# A heading's words for the furniture test: punctuation, arrows and emoji drop out.
+_TOKEN_RE = re.compile(r"\w+")
+
+
+def furniture_pattern(headings: str) -> re.Pattern[str]:
+    """Compile the furniture heading vocabulary, to match a heading's words whole."""
+    return re.compile(f"(?:{headings})")
+
+
+def cut_furniture_tail(
+    blocks: Sequence[Block],
+    pattern: re.Pattern[str],
+    *,
+    min_position: float = 0.4,
+    max_label_words: int = 0,
+) -> tuple[Block, ...]:
+    """End the content at a furniture heading that stands late in it."""
+    # Related links, comments, share bars and author bios follow the article
+    # under headings like these; the same words early on may title a box inside
+    # the article, so only a heading with enough text before it ends the content.
+    total = sum(len(block.text) for block in blocks)
+    before = 0
+    for index, block in enumerate(blocks):
+        if before >= min_position * total and _names_furniture(block, pattern, max_label_words):
+            return tuple(blocks[:index])
+        before += len(block.text)
+    return tuple(blocks)
+
+
+def _names_furniture(block: Block, pattern: re.Pattern[str], max_label_words: int) -> bool:
+    """Tell whether a heading, or a short label paragraph, names page furniture."""
+    if block.kind not in HEADINGS and block.kind != "p":
+        return False
+    if block.kind != "p":
+        # Lowered before the words are cut: lowering may split a word in two.
+        return pattern.fullmatch(" ".join(_TOKEN_RE.findall(block.text.lower()))) is not None
+    # Many sites style a furniture title ("Related articles", "Was this page
+    # helpful?") as a bold paragraph; a one-word one ("Share", "Tags") is more
+    # often a button inside a post, so a label needs two words or more. Lowering
+    # never joins two words (true of every character, tests/core/output/test_furniture.py),
+    # so a paragraph with more words than a label's is ruled out unlowered, by one
+    # match that stops at the word after a label's last.
+    if _words_beyond(max_label_words).match(block.text):
+        return False
+    words = _TOKEN_RE.findall(block.text.lower())[: max_label_words + 1]
+    if not 2 <= len(words) <= max_label_words:
+        return False
+    return pattern.fullmatch(" ".join(words)) is not None
+
+
+def _words_beyond(count: int) -> re.Pattern[str]:
+    """Compile the pattern that matches the start of a text with more than `count` words."""
+    # Possessive: each run of word or other characters is taken whole, never retried.
+    return re.compile(rf"\W*+(?:\w++\W*+){{{count + 1}}}")
+
+
+def drop_repeated_blocks(blocks: Sequence[Block], *, min_chars: int = 20) -> tuple[Block, ...]:
+    """Leave out a block whose text repeats an earlier block's text word for word."""
+    # Pages serve one description twice (a mobile and a desktop copy, a tab and
+    # its accordion twin) and clone carousels for their scrolling; a reader reads
+    # it once. Code is exempt: documentation repeats an example on purpose.
+    seen: set[str] = set()
+    kept: list[Block] = []
+    for block in blocks:
+        key = collapse_space(block.text)
+        if len(key) >= min_chars and block.kind != "pre":
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append(block)
+    return tuple(kept)
+
+
+def trim_rules(blocks: list[Block]) -> tuple[Block, ...]:
+    """Drop rules at the ends and repeated rules: they separate nothing."""
+    kept: list[Block] = []
+    for block in blocks:
+        if block.kind == "hr" and (not kept or kept[-1].kind == "hr"):
+            continue
+        kept.append(block)
+    while kept and kept[-1].kind == "hr":
+        kept.pop()
+    return tuple(kept)

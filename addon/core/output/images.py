@@ -1,0 +1,223 @@
+"""Images in reader blocks.
+
+Lazy sources and srcset candidates repaired, placeholders and tracking pixels
+dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from addon.core.output.tags import (
+    CONTROL_RE,
+    INT_RE,
+    REMOVE,
+    Element,
+    has_text,
+    safe_text,
+    tag_of,
+    tag_set,
+    valid_attr,
+)
+from addon.core.output.urls import IMAGE_SCHEMES, SRCSET_URL_RE, UrlBase, is_data_image, simple_url
+
+_LAZY_SRC_ATTRS = ("data-src", "data-original", "data-lazy-src")
+
+
+_LAZY_SRCSET_ATTRS = ("data-lazy-srcset", "data-srcset", "srcset")
+
+
+_PLACEHOLDER_RE = re.compile(
+    r"placeholder|lazy[-_]?load|(?:^|/)(?:blank|spacer|pixel|transparent|clear|empty|grey"
+    r"|gray|loading|loader|1x1|dot)\.(?:gif|png|svg)$",
+    re.I,
+)
+
+
+# The file names _PLACEHOLDER_RE matches as a path's last segment.
+_PLACEHOLDER_FILES = frozenset(
+    f"{name}.{extension}"
+    for name in tag_set(
+        "blank spacer pixel transparent clear empty grey gray loading loader 1x1 dot"
+    )
+    for extension in ("gif", "png", "svg")
+)
+
+
+def has_image(el: Element) -> bool:
+    """Tell whether an element is or holds an img."""
+    return el.tag == "img" or (len(el) > 0 and next(el.iter("img"), None) is not None)
+
+
+def holds_only_images(noscript: Element) -> bool:
+    """Tell whether a noscript is a lazy image's fallback: a real image and no text."""
+    if has_text(noscript):
+        return False
+    return any(not _is_pixel(img) for img in noscript.iter("img"))
+
+
+def is_lazy_twin(el: Element) -> bool:
+    """Tell whether an image is the script-loaded twin of the noscript image after it."""
+    if not has_image(el):
+        return False
+    after = el.getnext()
+    return tag_of(after) == "noscript" and after is not None and holds_only_images(after)
+
+
+def picture_fallback(picture: Element) -> None:
+    """Give a picture's img the first source's srcset when it has none of its own."""
+    img = next(picture.iter("img"), None)
+    if img is None or any(img.get(name) for name in (*_LAZY_SRC_ATTRS, *_LAZY_SRCSET_ATTRS)):
+        return
+    for source in picture.iter("source"):
+        srcset = source.get("srcset") or source.get("data-srcset")
+        if srcset:
+            img.set("data-srcset", safe_text(srcset))
+            return
+
+
+def scrub_image(el: Element, base: UrlBase) -> bool:
+    """Repair a lazy image, make its URLs absolute, drop pixels; tell if its srcset is stable."""
+    if _is_pixel(el):
+        el.tag = REMOVE
+        return True
+    srcset = _lazy_srcset(el, base)
+    src = image_source(el, base, srcset)
+    alt = el.get("alt")
+    width, height = el.get("width"), el.get("height")
+    el.attrib.clear()
+    if src is None:
+        el.tag = REMOVE
+        return True
+    el.set("src", src)
+    stable = True
+    for name, value in (("srcset", srcset), ("alt", alt), ("width", width), ("height", height)):
+        valid = None if value is None else valid_attr(name, value)
+        if valid is not None:
+            el.set(name, valid)
+            # A value safe_text changed may hold a URL no longer what was resolved.
+            stable = stable and (name != "srcset" or (valid == value and _stable_srcset(valid)))
+    return stable
+
+
+def _stable_srcset(srcset: str) -> bool:
+    """Tell whether a srcset built by `srcset_value` reads back as itself through it."""
+    # Its URLs were resolved and are no placeholders; read back, a simple absolute
+    # URL resolves to itself and splits off from its descriptor as it was joined.
+    if "\r" in srcset:
+        return False
+    for candidate in srcset.split(", "):
+        url, space, descriptor = candidate.partition(" ")
+        if not simple_url(url) or descriptor != descriptor.strip():
+            return False
+        if (space and not descriptor) or "," in descriptor:
+            return False
+    return True
+
+
+def _is_pixel(el: Element) -> bool:
+    """Tell a tracking pixel: an image 1 (or 0) pixels wide or high."""
+    for name in ("width", "height"):
+        match = INT_RE.match(el.get(name) or "")
+        if match and int(match.group(1)) <= 1:
+            return True
+    return False
+
+
+def _lazy_srcset(el: Element, base: UrlBase) -> str | None:
+    """Return the image's real srcset, absolute, preferring the lazy-load attributes."""
+    for name in _LAZY_SRCSET_ATTRS:
+        value = el.get(name)
+        if value:
+            cleaned = srcset_value(value, base)
+            if cleaned:
+                return cleaned
+    return None
+
+
+def image_source(el: Element, base: UrlBase, srcset: str | None) -> str | None:
+    """Pick an image's real src: src unless a placeholder, then lazy attributes, then srcset."""
+    lazy = [el.get(name) or "" for name in _LAZY_SRC_ATTRS]
+    has_alternative = any(value.strip() for value in lazy) or srcset is not None
+    src = el.get("src") or ""
+    if not is_placeholder(src, has_alternative=has_alternative):
+        resolved = _image_url(src, base)
+        if resolved is not None:
+            return resolved
+    for value in lazy:
+        resolved = None if is_placeholder(value) else _image_url(value, base)
+        if resolved is not None:
+            return resolved
+    return pick_from_srcset(srcset) if srcset else None
+
+
+def _image_url(url: str, base: UrlBase) -> str | None:
+    """Resolve an image URL; data: is allowed for images only."""
+    url = url.strip()
+    if url[:5].lower() == "data:":
+        return url if is_data_image(url) and not CONTROL_RE.search(url) else None
+    return base.resolve(url, schemes=IMAGE_SCHEMES)
+
+
+def is_placeholder(src: str, *, has_alternative: bool = False, min_data_chars: int = 400) -> bool:
+    """Tell a placeholder image src: empty, a tiny or superseded data: URL, a blank gif."""
+    src = src.strip()
+    if not src:
+        return True
+    if src[:5].lower() == "data:":
+        # A 1x1 gif or blank svg is short; a real inline image is longer.
+        return has_alternative or len(src) < min_data_chars
+    path = src.partition("?")[0].partition("#")[0]
+    if path.isascii():  # the case-insensitive regex is slow on every image URL
+        return _ascii_placeholder(path.lower())
+    return _PLACEHOLDER_RE.search(path) is not None
+
+
+def _ascii_placeholder(low: str) -> bool:
+    """Tell what `_PLACEHOLDER_RE` tells of a lowercased ASCII path, by plain string tests."""
+    if "placeholder" in low or "lazyload" in low or "lazy-load" in low or "lazy_load" in low:
+        return True
+    if low.endswith("\n"):  # the pattern's "$" also matches before a final newline
+        low = low[:-1]
+    return low.rpartition("/")[2] in _PLACEHOLDER_FILES
+
+
+def _srcset_candidates(value: str) -> Iterator[tuple[str, str]]:
+    """Split a srcset into (url, descriptor) pairs as the HTML standard does."""
+    position = 0
+    while (match := SRCSET_URL_RE.match(value, position)) is not None:
+        url, position = match.group(1), match.end()
+        if url.endswith(","):  # a comma right after the URL ends a candidate with no descriptor
+            yield url.rstrip(","), ""
+            continue
+        comma = value.find(",", position)
+        comma = len(value) if comma < 0 else comma
+        yield url, value[position:comma].strip()
+        position = comma + 1
+
+
+def srcset_value(value: str, base: UrlBase) -> str | None:
+    """Rebuild a srcset with absolute http(s) URLs; None if a candidate is unsafe or none remain."""
+    parts: list[str] = []
+    for url, descriptor in _srcset_candidates(value):
+        resolved = base.resolve(url, schemes=IMAGE_SCHEMES)
+        if resolved is None:
+            return None
+        if not is_placeholder(resolved):
+            parts.append(f"{resolved} {descriptor}".strip())
+    return ", ".join(parts) or None
+
+
+def pick_from_srcset(srcset: str, *, max_width: int = 1600) -> str | None:
+    """Pick one URL from a srcset: the widest up to `max_width`, else the narrowest."""
+    widths: list[tuple[int, str]] = []
+    first: str | None = None
+    for url, descriptor in _srcset_candidates(srcset):
+        first = first or url
+        if descriptor.endswith("w") and descriptor[:-1].isdigit():
+            widths.append((int(descriptor[:-1]), url))
+    if not widths:
+        return first
+    fitting = [item for item in widths if item[0] <= max_width]
+    return max(fitting)[1] if fitting else min(widths)[1]

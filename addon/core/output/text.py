@@ -1,0 +1,213 @@
+"""A block's plain text.
+
+Its serialisation, the line and cell marks of its layout, words and reading
+time.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+
+from lxml import etree
+
+from addon.core import compiled
+from addon.core.heuristics.metadata import collapse
+from addon.core.output.tags import CONTROL_RE, Element, safe_text, tag_set, text_of
+from addon.core.result import Block
+
+# A CJK character, or a run of letters and digits; the group makes findall keep a
+# word's first character (most are shared one-character strings), not the word.
+_WORD_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|([^\W_])[^\W_]*")
+
+
+# Markers for plain text: Unicode noncharacters, which do not occur in real text.
+_LINE = "\ufdd0"
+
+
+_CELL = "\ufdd1"
+
+
+_KEEP_SPACE = "\ufdd2"
+
+
+_KEEP_TAB = "\ufdd3"
+
+
+_BLOCK_END = "\ufdd5"  # after each block in the one serialisation, and text, of them all
+
+
+_LINE_TAGS = tuple(
+    tag_set(
+        "p h1 h2 h3 h4 h5 h6 li dt dd tr caption figcaption blockquote pre ul ol dl table figure hr"
+    )
+)
+
+
+# The marks _marked_text puts in a block's tree, written by libxslt for all blocks
+# at once: text as lxml's text method writes it, a line mark around each line tag's
+# content and after a br, a cell mark before a cell's, a nested pre's whitespace
+# swapped for marks, a block end after each block.
+_TEXT_MARKS = etree.XSLT(
+    etree.XML(
+        f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+<xsl:output method="text" encoding="UTF-8"/>
+<xsl:template match="/*"><xsl:for-each select="*"><xsl:apply-templates select="."/>\
+&#{ord(_BLOCK_END)};</xsl:for-each></xsl:template>
+<xsl:template match="{"|".join(_LINE_TAGS)}">&#{ord(_LINE)};<xsl:apply-templates/>\
+&#{ord(_LINE)};</xsl:template>
+<xsl:template match="br"><xsl:apply-templates/>&#{ord(_LINE)};</xsl:template>
+<xsl:template match="td|th">&#{ord(_CELL)};<xsl:apply-templates/></xsl:template>
+<xsl:template match="pre//text()"><xsl:value-of select="translate(., '&#10; &#9;',\
+ '&#{ord(_LINE)};&#{ord(_KEEP_SPACE)};&#{ord(_KEEP_TAB)};')"/></xsl:template>
+</xsl:stylesheet>"""
+    )
+)
+
+
+def plain_text(blocks: Sequence[Block]) -> str:
+    """Join the blocks' text, one blank line between blocks."""
+    return "\n\n".join(block.text for block in blocks if block.text)
+
+
+def word_count(text: str) -> int:
+    """Count words; each CJK character counts as one word."""
+    if _COMPILED_WORD_COUNT is not None:
+        return _COMPILED_WORD_COUNT(text)
+    return len(_WORD_RE.findall(text))
+
+
+_COMPILED_WORD_COUNT: Callable[[str], int] | None = compiled.pick_or_none("word_count")
+
+
+collapse_space = compiled.pick("collapse_space", collapse)
+
+
+def reading_minutes(words: int, *, wpm: int = 230) -> int:
+    """Return the reading time in whole minutes at `wpm` words a minute, >= 1 for any words."""
+    if words <= 0:
+        return 0
+    return max(1, math.ceil(words / wpm))
+
+
+def keep_pre_newline(holder: Element) -> None:
+    """Double a pre's leading newline: parsers drop one after <pre>, nh3 does not add it."""
+    for pre in holder.iter("pre"):
+        if pre.text and pre.text.startswith("\n\n"):
+            pre.text = "\n" + safe_text(pre.text)
+
+
+def _serialise(block: Element) -> str:
+    """Serialise a cleaned block as HTML."""
+    return etree.tostring(block, encoding="unicode", method="html", with_tail=False)
+
+
+def serialise_all(holder: Element, roots: list[Element]) -> list[str]:
+    """Serialise each cleaned block as HTML, all in one lxml call when that is exact."""
+    # A block serialises alike alone or among its siblings; each one's tail marks
+    # where it ends. Should page text hold the mark, the count shows it.
+    for block in roots:
+        block.tail = _BLOCK_END
+    parts = etree.tostring(holder, encoding="unicode", method="html")[5:-6].split(_BLOCK_END)
+    if len(parts) != len(roots) + 1:
+        return [_serialise(block) for block in roots]
+    return parts[:-1]
+
+
+def block_texts(holder: Element, roots: list[Element]) -> list[str]:
+    """Return each cleaned block's plain text, for a pre too (though it keeps its own)."""
+    # One libxslt pass writes all the text with the marks _marked_text puts in the
+    # tree, a block's end after each block; then the lines are made in a few string
+    # passes over the whole. Should page text hold the block end, the count shows it.
+    marked = _block_marks(holder)
+    if marked.count(_BLOCK_END) != len(roots):
+        return [_marked_text(block) for block in roots]
+    # Lines made once for all blocks: then only a block's ends may hold a space
+    # or a line break.
+    texts = [piece.strip(" \n") for piece in _marked_lines(marked).split(_BLOCK_END)[:-1]]
+    if _CELL in marked:
+        if CONTROL_RE.search(marked):
+            marked = CONTROL_RE.sub("", marked)
+        for index, raw in enumerate(marked.split(_BLOCK_END)[:-1]):
+            if _CELL in raw:
+                texts[index] = _table_text(raw)
+    if _KEEP_SPACE in marked or _KEEP_TAB in marked:
+        texts = [text.replace(_KEEP_SPACE, " ").replace(_KEEP_TAB, "\t") for text in texts]
+    return texts
+
+
+def lines_of_marks(marked: str) -> str:
+    """Turn marked text into plain lines: whitespace collapsed, line marks made line breaks."""
+    # The control characters lxml refuses go first. str.split() beats a regex here
+    # by far; a line has at most one space at each end, which strip takes off
+    # faster than replacing the spaces next to line marks in the whole text.
+    if CONTROL_RE.search(marked):
+        marked = CONTROL_RE.sub("", marked)
+    flat = " ".join(marked.split())
+    return "\n".join(filter(None, [line.strip(" ") for line in flat.split(_LINE)]))
+
+
+def stylesheet_marks(holder: Element) -> str:
+    """Write the blocks' text with the marks by the stylesheet ("" if libxslt gives up)."""
+    try:
+        return str(_TEXT_MARKS(holder))
+    except etree.XSLTError:  # libxslt gave up (resources): the caller marks each tree
+        return ""
+
+
+_block_marks = compiled.pick("block_marks", stylesheet_marks)
+
+
+_MARKS = compiled.compiled_module("block_marks")
+
+
+if _MARKS is not None:
+    _MARKS.set_line_tags(_LINE_TAGS)
+
+
+_marked_lines = compiled.pick("marked_lines", lines_of_marks)
+
+
+def _table_text(raw: str) -> str:
+    """Return the text of a block whose lines may hold table cells."""
+    lines = (_text_line(line) for line in raw.split(_LINE))
+    return "\n".join(line for line in lines if line)
+
+
+def _marked_text(block: Element) -> str:
+    """Return a block's plain text by marking up its tree; this changes the block."""
+    for pre in block.iter("pre"):
+        _protect_whitespace(pre)
+    for el in block.iter(*_LINE_TAGS):
+        el.text = _LINE + safe_text(el.text)
+        el.tail = _LINE + safe_text(el.tail)
+    for br in block.iter("br"):
+        br.tail = _LINE + safe_text(br.tail)
+    for cell in block.iter("td", "th"):
+        cell.text = _CELL + safe_text(cell.text)
+    text = _table_text(safe_text(text_of(block)))
+    if _KEEP_SPACE in text or _KEEP_TAB in text:
+        text = text.replace(_KEEP_SPACE, " ").replace(_KEEP_TAB, "\t")
+    return text
+
+
+def pre_text(pre: Element) -> str:
+    """Return a pre's text verbatim, less its leading and trailing blank lines."""
+    return safe_text(text_of(pre)).lstrip("\n").rstrip()
+
+
+def _protect_whitespace(pre: Element) -> None:
+    """Swap a nested pre's whitespace for markers that survive collapsing."""
+    table = str.maketrans({"\n": _LINE, " ": _KEEP_SPACE, "\t": _KEEP_TAB})
+    pre.text = safe_text(pre.text).translate(table)
+    for el in pre.iterdescendants():
+        el.text = safe_text(el.text).translate(table)
+        el.tail = safe_text(el.tail).translate(table)
+
+
+def _text_line(raw: str) -> str:
+    """Collapse one line's whitespace; a table row's cells are joined by tabs."""
+    if _CELL in raw:
+        return "\t".join(" ".join(cell.split()) for cell in raw.split(_CELL)[1:]).rstrip("\t")
+    return " ".join(raw.split())

@@ -1,0 +1,185 @@
+"""Tests for addon.core.output.furniture."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from addon.core.output.furniture import (
+    _TOKEN_RE,
+    _names_furniture,
+    cut_furniture_tail,
+    drop_repeated_blocks,
+    furniture_pattern,
+)
+from addon.core.params import FURNITURE_HEADINGS
+from addon.core.result import Block
+
+FURNITURE = furniture_pattern(FURNITURE_HEADINGS)
+
+
+def _text_blocks(*items: tuple[str, str]) -> tuple[Block, ...]:
+    return tuple(Block(kind, f"<{kind}>{text}</{kind}>", text) for kind, text in items)
+
+
+_ARTICLE_THEN_FURNITURE = (
+    ("p", "The article's first paragraph, long enough to carry the page."),
+    ("h3", "Why it matters"),
+    ("p", "The article's second paragraph, also long enough to count."),
+    ("h4", "Related posts"),
+    ("ul", "Another story\nA third story"),
+    ("h2", "Leave a reply"),
+    ("p", "Your email address will not be published."),
+)
+
+
+_BOX_IN_ARTICLE = (
+    ("p", "A short lead."),
+    ("h3", "Related stories"),
+    ("p", "The article goes on after the box with most of its text, " * 3),
+    ("p", "Share"),
+)
+
+
+_LABEL_AFTER_ARTICLE = (
+    ("p", "The article's only paragraph, long enough to carry the page. " * 2),
+    ("p", "Was this page helpful?"),
+    ("p", "Yes No"),
+)
+
+
+_THREAD_WITH_SHORT_POSTS = (
+    ("p", "The first post of the thread, long enough to carry the page. " * 2),
+    ("p", "Share"),
+    ("p", "More from the author of this thread and many other people here"),
+    ("p", "The second post of the thread."),
+)
+
+
+def _label_by_lowered_words(text: str, pattern: re.Pattern[str], max_label_words: int) -> bool:
+    """Read a paragraph as a label as the furniture cut did before its early way out."""
+    words = _TOKEN_RE.findall(text.lower())[: max_label_words + 1]
+    return 2 <= len(words) <= max_label_words and pattern.fullmatch(" ".join(words)) is not None
+
+
+_LABEL_WORDS = st.sampled_from(
+    ["Related", "articles", "ART\u0130CLES", "\u0130", "_", "x1", "Was", "this", "page", "helpful"]
+)
+
+
+_LABEL_GAPS = st.sampled_from([" ", "", "? ", ", ", "-", "\u0307", "  "])
+
+
+@pytest.mark.parametrize(
+    ("heading", "furniture"),
+    [
+        ("Related Articles", True),
+        ("You may also like…", True),
+        ("More from Jane Doe", True),
+        ("Recent Posts", True),
+        ("Leave a Reply", True),
+        ("Share this article:", True),
+        ("Tags", True),
+        ("Subscribe to our newsletter", True),
+        ("About the Author", True),
+        ("Related work", False),
+        ("Sharing the load", False),
+        ("More on the budget", False),
+        ("How to write a newsletter that people read", False),
+        ("Comments on the draft law", False),
+    ],
+)
+def test_furniture_headings_are_named_by_their_whole_text(heading: str, furniture: bool) -> None:
+    blocks = _text_blocks(("p", "x" * 100), ("h2", heading), ("ul", "Another story"))
+    kept = cut_furniture_tail(blocks, FURNITURE, min_position=0.4)
+    assert (kept == blocks[:1]) is furniture
+    assert (kept == blocks) is not furniture
+
+
+@pytest.mark.parametrize(
+    ("items", "min_position", "max_label_words", "kept"),
+    [
+        # a late furniture heading ends the content with all that follows it
+        pytest.param(_ARTICLE_THEN_FURNITURE, 0.4, 0, 3, id="late-heading"),
+        # early on, the same words title a box inside the article
+        pytest.param(_BOX_IN_ARTICLE, 0.4, 0, 4, id="early-heading-kept"),
+        pytest.param(_BOX_IN_ARTICLE, 0.0, 0, 1, id="early-heading-no-position-guard"),
+        # a short paragraph naming furniture counts only when labels are on
+        pytest.param(_LABEL_AFTER_ARTICLE, 0.4, 6, 1, id="late-label"),
+        pytest.param(_LABEL_AFTER_ARTICLE, 0.4, 0, 3, id="headings-only"),
+        # one-word labels are buttons inside posts; long paragraphs are prose
+        pytest.param(_THREAD_WITH_SHORT_POSTS, 0.4, 6, 4, id="one-word-and-long-kept"),
+    ],
+)
+def test_the_furniture_cut_keeps_what_stands_before_it(
+    items: tuple[tuple[str, str], ...], min_position: float, max_label_words: int, kept: int
+) -> None:
+    blocks = _text_blocks(*items)
+    cut = cut_furniture_tail(
+        blocks, FURNITURE, min_position=min_position, max_label_words=max_label_words
+    )
+    assert cut == blocks[:kept]
+
+
+@pytest.mark.parametrize(
+    ("label", "max_label_words", "cut"),
+    [
+        ("Was this page helpful?", 4, True),  # exactly as many words as a label may have
+        ("Was this page helpful?", 3, False),  # one word more
+        ("Was this page helpful? " + "More words after it " * 50, 6, False),
+        ("Related articles", 2, True),
+        # Lowering "İ" gives "i" and a combining dot, which splits the word: the
+        # words are counted in the lowered text (three here), not the page's.
+        ("Related ART\u0130CLES", 2, False),
+    ],
+)
+def test_a_label_paragraph_is_read_as_far_as_a_label_may_run(
+    label: str, max_label_words: int, cut: bool
+) -> None:
+    blocks = _text_blocks(_LABEL_AFTER_ARTICLE[0], ("p", label), ("p", "More"))
+    kept = cut_furniture_tail(blocks, FURNITURE, min_position=0.4, max_label_words=max_label_words)
+    assert kept == (blocks[:1] if cut else blocks)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(_LABEL_WORDS, _LABEL_GAPS), max_size=9),
+    st.integers(min_value=0, max_value=7),
+)
+def test_a_label_paragraph_is_read_as_the_lowered_words_read_it(
+    pieces: list[tuple[str, str]], max_label_words: int
+) -> None:
+    text = "".join(word + gap for word, gap in pieces)
+    block = Block("p", f"<p>{text}</p>", text)
+    for pattern in (FURNITURE, re.compile("related articles|was this page helpful|(?:\\w+ ?)+")):
+        assert _names_furniture(block, pattern, max_label_words) is _label_by_lowered_words(
+            text, pattern, max_label_words
+        )
+
+
+def test_cutting_the_tail_of_no_blocks_gives_no_blocks() -> None:
+    assert cut_furniture_tail((), FURNITURE, min_position=0.4) == ()
+
+
+def test_a_block_repeating_an_earlier_one_word_for_word_is_left_out() -> None:
+    blocks = _text_blocks(
+        ("p", "A wheel thrown mug in a matte white glaze."),
+        ("p", "Handmade stoneware."),
+        ("p", "A wheel thrown  mug in a matte\nwhite glaze."),
+        ("p", "A wheel thrown mug in a glossy white glaze."),
+    )
+    assert drop_repeated_blocks(blocks, min_chars=20) == (blocks[0], blocks[1], blocks[3])
+
+
+def test_short_repeated_blocks_and_repeated_code_are_kept() -> None:
+    blocks = _text_blocks(
+        ("p", "Team size: 11-50"),
+        ("pre", 'curl -X POST "https://api.example.com/v1/charges"'),
+        ("p", "Team size: 11-50"),
+        ("pre", 'curl -X POST "https://api.example.com/v1/charges"'),
+    )
+    assert drop_repeated_blocks(blocks, min_chars=20) == blocks
+    assert drop_repeated_blocks((), min_chars=20) == ()

@@ -1,0 +1,33 @@
+"""Tests for addon.core.output.images."""
+
+from __future__ import annotations
+
+from addon.core.output.images import is_placeholder, pick_from_srcset
+
+
+def test_pick_from_srcset() -> None:
+    assert pick_from_srcset("a.jpg 100w, b.jpg 1600w, c.jpg 1601w") == "b.jpg"
+    assert pick_from_srcset("a.jpg 2000w, b.jpg 1800w") == "b.jpg"
+    assert pick_from_srcset("a.jpg, b.jpg 2x") == "a.jpg"
+    assert pick_from_srcset(" , ") is None
+
+
+def test_placeholder_words_match_in_any_case_and_script() -> None:
+    assert is_placeholder("https://example.com/img/Blank.GIF")
+    assert is_placeholder("https://example.com/img/\u017fpacer.gif")  # long s matches s
+    assert is_placeholder("https://example.com/\u00e9t\u00e9/lazy_load.jpg")
+    assert is_placeholder("https://example.com/pixel.png\n?x=1")  # $ matches before \n
+    assert not is_placeholder("https://example.com/img/photo.jpg")
+    assert not is_placeholder("https://example.com/gif/blank-page.jpg")
+
+
+GIF_1X1 = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"
+
+
+def test_placeholder_rules() -> None:
+    assert is_placeholder("")
+    assert is_placeholder(GIF_1X1)
+    assert is_placeholder("https://x.example/img/blank.gif?v=2")
+    assert is_placeholder("data:image/png;base64," + "A" * 600, has_alternative=True)
+    assert not is_placeholder("data:image/png;base64," + "A" * 600)
+    assert not is_placeholder("https://x.example/img/loading-dock.jpg")

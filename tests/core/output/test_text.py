@@ -1,0 +1,166 @@
+"""Tests for addon.core.output.text."""
+
+from __future__ import annotations
+
+import copy
+import re
+import sys
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from addon.core.heuristics.metadata import collapse
+from addon.core.output.text import (
+    _marked_text,
+    _serialise,
+    block_texts,
+    collapse_space,
+    reading_minutes,
+    serialise_all,
+    word_count,
+)
+
+
+def test_word_count() -> None:
+    assert word_count("") == 0
+    assert word_count("  The cat's 2 hats — on!  ") == 6
+    assert word_count("كتب الولد الدرس") == 3
+    assert word_count("日本語 text") == 4
+
+
+def test_the_compiled_collapse_is_built_and_used() -> None:
+    assert collapse_space is not collapse
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from(
+            " \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000"
+            "\x00\u200b\ufeffab\xe9\u05d0\u4e00\U0001f600"
+        ),
+        max_size=60,
+    )
+)
+def test_the_compiled_collapse_collapses_as_str_split(text: str) -> None:
+    assert collapse_space(text) == collapse(text) == " ".join(text.split())
+
+
+def test_reading_minutes() -> None:
+    assert reading_minutes(0) == 0
+    assert reading_minutes(1) == 1
+    assert reading_minutes(230) == 1
+    assert reading_minutes(231) == 2
+    assert reading_minutes(1000, wpm=100) == 10
+
+
+# Tags a cleaned block may hold, a few attributes, and text with the characters
+# the serialisers treat specially.
+_INNER = (
+    *("a", "em", "strong", "b", "i", "code", "sub", "small", "abbr", "q", "time", "s", "u"),
+    *("br", "img", "p", "h2", "h3", "ul", "ol", "li", "dl", "dt", "dd", "pre", "blockquote"),
+    *("figure", "figcaption", "hr", "table", "caption", "tbody", "tr", "th", "td"),
+)
+
+
+_ROOTS = ("p", "h2", "ul", "ol", "dl", "pre", "blockquote", "figure", "table", "hr")
+
+
+_VOID = {"br", "img", "hr"}
+
+
+_TEXTS = st.sampled_from(["x", " ", "\n", "y z", "\u00a0", "&", "<b>", "\t", "\r", '"q"', "é"])
+
+
+@st.composite
+def _trees(draw: st.DrawFn, depth: int = 0) -> list[tuple[str, bool, list[object]]]:
+    """Draw a list of (tag, with lang, children) element specs mixed with text."""
+    items: list[object] = []
+    for _ in range(draw(st.integers(0, 3 if depth < 4 else 0))):
+        if draw(st.booleans()):
+            items.append(draw(_TEXTS))
+            continue
+        tag = draw(st.sampled_from(_INNER))
+        children = [] if tag in _VOID else draw(_trees(depth + 1))
+        items.append((tag, draw(st.booleans()), children))
+    return items  # type: ignore[return-value]
+
+
+def _build(parent: etree._Element, items: list[object]) -> None:
+    """Append element specs and text to an lxml element."""
+    for item in items:
+        if isinstance(item, str):
+            if len(parent):
+                parent[-1].tail = (parent[-1].tail or "") + item
+            else:
+                parent.text = (parent.text or "") + item
+            continue
+        tag, lang, children = item  # type: ignore[misc]
+        child = etree.SubElement(parent, tag)
+        if lang:
+            child.set("lang", "en")
+        if tag == "a":
+            child.set("href", "https://example.com/a")
+        if tag == "img":
+            child.set("src", "https://example.com/i.png")
+            child.set("alt", "")
+        _build(child, children)
+
+
+def _holder(blocks: list[tuple[str, list[object]]]) -> etree._Element:
+    holder = etree.Element("div")
+    for tag, items in blocks:
+        _build(etree.SubElement(holder, tag), [] if tag == "hr" else items)
+    return holder
+
+
+_BLOCKS = st.lists(st.tuples(st.sampled_from(_ROOTS), _trees()), min_size=1, max_size=6)
+
+
+# A fresh holder of blocks per example; each fast path is checked on many of them.
+_HOLDERS = _BLOCKS.map(_holder)
+
+
+_THOROUGH = settings(max_examples=300, deadline=None)
+
+
+_PLAIN_WORDS = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+"
+
+
+# Letters, digits, CJK; and the CJK-range characters that are no letters (゠ ・
+# and a combining mark), numbers str.isalnum takes (² ½ ٣), a combining accent.
+_WORD_ALPHABET = (
+    "ab1_ \u00e9\u0436\u65e5\u672c\u3042'-\n\u30a0\u30fb\u30fc\u3099\u00b2\u00bd\u0663\u0301"
+)
+
+
+@_THOROUGH
+@given(_HOLDERS)
+def test_one_serialisation_gives_each_block_what_its_own_gives(holder: etree._Element) -> None:
+    roots = list(holder)
+    expected = [_serialise(block) for block in roots]
+    assert serialise_all(holder, roots) == expected
+
+
+@_THOROUGH
+@given(_HOLDERS)
+def test_text_written_for_all_blocks_at_once_is_the_text_of_each_marked_tree(
+    holder: etree._Element,
+) -> None:
+    roots = list(holder)
+    expected = [_marked_text(copy.deepcopy(block)) for block in roots]
+    assert block_texts(holder, roots) == expected
+
+
+@given(st.text(st.sampled_from(_WORD_ALPHABET), max_size=16))
+def test_word_count_counts_what_the_plain_pattern_finds(text: str) -> None:
+    assert word_count(text) == len(re.findall(_PLAIN_WORDS, text))
+
+
+def test_word_count_takes_each_character_as_the_pattern_does() -> None:
+    # Every code point, alone and after a letter: where a word starts, and whether it goes on.
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        assert word_count(char) == len(re.findall(_PLAIN_WORDS, char)), hex(code)
+        assert word_count("a" + char) == len(re.findall(_PLAIN_WORDS, "a" + char)), hex(code)
