@@ -7,7 +7,9 @@ after, and compare the two files.
     .venv/bin/python scripts/snapshot.py compare BEFORE.json AFTER.json
 
 SNAPSHOT_WITHOUT_PARAMS=1 leaves the diagnostics' parameter listing out, for a
-change that adds or removes a parameter and nothing else.
+change that adds or removes a parameter and nothing else; SNAPSHOT_RENDER_ONLY=1
+fingerprints the rendered reader page alone, for a change that moves a decision
+from the renderer into the core.
 
 Each page gets one SHA-256 over the extraction result (the Article's fields, its
 blocks' kind, HTML and text, its diagnostics but their timings; or the Skip's
@@ -63,6 +65,9 @@ def fingerprint(source: bytes) -> str:
     digest = hashlib.sha256()
     if isinstance(result, Skip):
         digest.update(f"skip:{result.reason}".encode())
+        return digest.hexdigest()
+    if os.environ.get("SNAPSHOT_RENDER_ONLY"):  # a change of where the output is decided
+        digest.update(render_reader(result, URL, PageStyle(), LINKS).body)
         return digest.hexdigest()
     digest.update(repr([getattr(result, name) for name in FIELDS]).encode())
     digest.update(repr([(block.kind, block.html, block.text) for block in result.blocks]).encode())

@@ -31,6 +31,7 @@ from addon.core.heuristics.readerable import content_share, is_readerable
 from addon.core.heuristics.tree import Chosen, choose_content, line_of
 from addon.core.output.blocks import build_blocks
 from addon.core.output.furniture import cut_furniture_tail, drop_repeated_blocks, furniture_pattern
+from addon.core.output.headings import outline
 from addon.core.output.text import plain_text, word_count
 from addon.core.paper.danag import Selection, select_lines, select_lines_r2l
 from addon.core.paper.lines import Line, build_lines
@@ -169,6 +170,7 @@ def _extract_tree(
         )
     if params.extend.min_repeat_chars:
         blocks = drop_repeated_blocks(blocks, min_chars=params.extend.min_repeat_chars)
+    blocks = outline(blocks)  # last: the furniture cut may take headings away
     clock.lap("output")
     found = _Found(lines, selection, headline, chosen, meta, discussion)
     return _article(blocks, found, url=url, params=params, clock=clock)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -18,7 +17,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 from markupsafe import Markup
 
 from addon.core.output.text import reading_minutes
-from addon.core.result import Article, Block
+from addon.core.result import Article
 
 # The top-level templates/ is linked into this package as addon/render/templates,
 # so the wheel carries it as package data and the pages load through importlib.
@@ -42,8 +41,6 @@ _CSS = _ENV.get_template("plainview.css").render()
 # A BCP 47 language tag, loosely: "en", "pt-BR", "zh-Hant-TW".
 _LANG_TAG = re.compile(r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_HEADING_OPEN = re.compile(r"^(\s*<)h[1-6](?=[\s>/])", re.IGNORECASE)
-_HEADING_CLOSE = re.compile(r"</h[1-6]\s*>(\s*)$", re.IGNORECASE)
 THEMES = ("auto", "light", "dark", "sepia")
 # The reader view's text size at 100 percent: 18 px with the browsers' default 16 px rem.
 BASE_FONT_REM = 1.125
@@ -134,38 +131,6 @@ def _meta(article: Article, site_name: str, *, words_per_minute: int = 230) -> l
     return items
 
 
-def _retag(html: str, level: int) -> str:
-    """Change a heading block's element to h<level>, keeping its attributes and content."""
-    html = _HEADING_OPEN.sub(lambda m: f"{m.group(1)}h{level}", html, count=1)
-    return _HEADING_CLOSE.sub(lambda m: f"</h{level}>{m.group(1)}", html, count=1)
-
-
-def _heading_level(block: Block) -> int:
-    """Return 1-6 for a heading block, 0 for any other."""
-    kind = block.kind.lower()
-    return int(kind[1]) if len(kind) == 2 and kind[0] == "h" and kind[1] in "123456" else 0
-
-
-def content_html(blocks: Sequence[Block]) -> str:
-    """Join the blocks, renumbering headings to start at h2 and never skip a level.
-
-    The page's h1 is the headline; sites often start their text at h3 or repeat
-    an h1, which would break the outline screen readers navigate by.
-    """
-    levels = [_heading_level(block) for block in blocks]
-    top = min((level for level in levels if level), default=2)
-    parts: list[str] = []
-    previous = 1
-    for block, level in zip(blocks, levels, strict=True):
-        html = block.html
-        if level:
-            # Shift the outline so its top is h2; a deeper jump is capped at one level.
-            new_level = min(level - top + 2, previous + 1, 6)
-            html, previous = _retag(html, new_level), new_level
-        parts.append(html)
-    return "\n".join(parts)
-
-
 def _page(template: Template, style: PageStyle, **context: Any) -> Rendered:
     """Render one template with the shared style block and return it with its hash."""
     css = style_block(style)
@@ -189,7 +154,7 @@ def render_reader(
         site_name=site_name,
         meta=_meta(article, site_name),
         # Block.html is sanitised by the core; it must not be escaped again.
-        content=Markup(content_html(article.blocks)),
+        content=Markup(article.html),  # the core set the heading levels
         links=links,
     )
 

@@ -20,6 +20,7 @@ from lxml import etree
 from addon.core import compiled
 from addon.core.dom import text_length
 from addon.core.output.furniture import trim_rules
+from addon.core.output.headings import step_headings
 from addon.core.output.images import (
     has_image,
     holds_only_images,
@@ -33,7 +34,6 @@ from addon.core.output.tags import (
     BLOCKISH,
     BLOCKISH_TAGS,
     GLOBAL_ATTRS,
-    HEADINGS,
     KEPT_TAGS,
     NO_ATTRS,
     PHRASING,
@@ -400,16 +400,6 @@ def _finish(raws: list[Element], ctx: _Context) -> list[Block]:
         Block(kinds[index], html, texts[index], chars[index], linked[index])
         for index, html in zip(kept, htmls, strict=True)
     ]
-
-
-def step_headings(holder: Element, *, top: int = 1) -> None:
-    """Let headings go down one level at a time below the page's h1 (axe heading-order)."""
-    previous = top
-    for heading in holder.iter(*HEADINGS):
-        level = min(int(heading.tag[1]), previous + 1)
-        if level != int(heading.tag[1]):  # renaming an lxml element is slow
-            heading.tag = f"h{level}"
-        previous = level
 
 
 def _prepare(holder: Element) -> None:

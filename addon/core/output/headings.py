@@ -1,0 +1,58 @@
+"""The article's outline: heading levels decided once, in the output stage.
+
+The reader page's h1 is the headline; sites often start their text at h3,
+repeat an h1 or skip levels, which breaks the outline screen readers navigate
+by (axe heading-order). Headings inside a block step down one level at a time
+while the blocks are built; the heading blocks of the finished article then
+start at h2 and never skip a level.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from addon.core.output.tags import HEADINGS, Element
+from addon.core.result import Block
+
+_HEADING_OPEN = re.compile(r"^(\s*<)h[1-6](?=[\s>/])", re.IGNORECASE)
+_HEADING_CLOSE = re.compile(r"</h[1-6]\s*>(\s*)$", re.IGNORECASE)
+
+
+def step_headings(holder: Element, *, top: int = 1) -> None:
+    """Let headings go down one level at a time below the page's h1 (axe heading-order)."""
+    previous = top
+    for heading in holder.iter(*HEADINGS):
+        level = min(int(heading.tag[1]), previous + 1)
+        if level != int(heading.tag[1]):  # renaming an lxml element is slow
+            heading.tag = f"h{level}"
+        previous = level
+
+
+def outline(blocks: Sequence[Block], *, top_level: int = 2) -> tuple[Block, ...]:
+    """Renumber the heading blocks to start at h2 below the headline and never skip a level."""
+    levels = [heading_level(block) for block in blocks]
+    top = min((level for level in levels if level), default=top_level)
+    out: list[Block] = []
+    previous = top_level - 1
+    for block, level in zip(blocks, levels, strict=True):
+        if not level:
+            out.append(block)
+            continue
+        # The outline's top moves to h2; a deeper jump is capped at one level.
+        previous = min(level - top + top_level, previous + 1, 6)
+        out.append(replace(block, kind=f"h{previous}", html=retag(block.html, previous)))
+    return tuple(out)
+
+
+def heading_level(block: Block) -> int:
+    """Return 1-6 for a heading block, 0 for any other."""
+    kind = block.kind.lower()
+    return int(kind[1]) if len(kind) == 2 and kind[0] == "h" and kind[1] in "123456" else 0
+
+
+def retag(html: str, level: int) -> str:
+    """Change a heading block's element to h<level>, keeping its attributes and content."""
+    html = _HEADING_OPEN.sub(lambda m: f"{m.group(1)}h{level}", html, count=1)
+    return _HEADING_CLOSE.sub(lambda m: f"</h{level}>{m.group(1)}", html, count=1)
