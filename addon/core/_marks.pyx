@@ -8,8 +8,7 @@ end after each block. libxslt spends most of its time on that call setting
 up the transformation (docs/performance.md, "Eighth round"); this walk over
 libxml2's nodes writes the same characters, which the tests check on the
 golden pages and on random trees. `marked_lines` then makes the plain lines
-of that text in one pass over its characters, the twin of `content.lines_of_marks`;
-`collapse_space` collapses any text's white space the same way.
+of that text in one pass over its characters, the twin of `text.lines_of_marks`.
 """
 
 from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND, Py_UNICODE_ISSPACE
@@ -184,27 +183,18 @@ def block_marks(_Element holder not None):
 
 
 cdef inline bint _control(Py_UCS4 c) noexcept nogil:
-    """Tell a character `content._CONTROL_RE` removes: lxml refuses it."""
+    """Tell a character `tags.CONTROL_RE` removes: lxml refuses it."""
     return c <= 0x1F and c != 0x09 and c != 0x0A and c != 0x0D or c == 0xFFFE or c == 0xFFFF
 
 
 def marked_lines(str text not None):
-    """Return what `content.lines_of_marks` returns: the marked text as plain lines.
+    """Return what `text.lines_of_marks` returns: the marked text as plain lines.
 
     In one pass over the characters: the control characters go, each run of
     white space (str.split's) becomes one space, the line marks end lines, and
     the lines are stripped of spaces and joined by a line break, empty ones left out.
     """
     return _plain(text, True)
-
-
-def collapse_space(str text not None):
-    """Return " ".join(text.split()): each run of white space one space, none at the ends.
-
-    One pass over the characters, where str.split() makes a string of every word
-    (the twin of `metadata.collapse`).
-    """
-    return _plain(text, False)
 
 
 cdef str _plain(str text, bint lines):

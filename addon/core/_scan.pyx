@@ -6,21 +6,18 @@ Every page's bytes are searched for `</body>` and `</html>` before parsing
 this loop looks at the byte after each "<" first and costs a fraction of it
 (docs/performance.md, "Eighth round"). The tests compare both on the golden
 pages and on random bytes. `is_utf8` tells valid UTF-8 without decoding it;
-`closes_alike` and `holds_data_url` tell in one pass each what the sanitiser's
-string scans tell (`sanitise._closes_alike`, `sanitise.holds_data_url`);
-`holds_any` looks for several words in one pass (`preprocess.holds_any`).
+`holds_data_url` tells in one pass what `sanitise.holds_data_url` tells.
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.unicode cimport (
-    Py_UNICODE_ISSPACE,
     PyUnicode_1BYTE_KIND,
     PyUnicode_2BYTE_KIND,
     PyUnicode_DATA,
     PyUnicode_KIND,
 )
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memchr, memcpy, memset
+from libc.string cimport memchr, memcpy
 
 
 cdef inline Py_ssize_t _space(const unsigned char* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
@@ -155,59 +152,6 @@ ctypedef fused unit_t:
     uint32_t
 
 
-cdef inline bint _at(const unit_t* s, Py_ssize_t i, Py_ssize_t n, const char* word) noexcept nogil:
-    """Tell whether the NUL-terminated ASCII `word` stands in the code units at i."""
-    cdef Py_ssize_t k = 0
-    while word[k] != 0:
-        if i + k >= n or s[i + k] != <unsigned char> word[k]:
-            return False
-        k += 1
-    return True
-
-
-cdef inline bint _table_part(const unit_t* s, Py_ssize_t i, Py_ssize_t n) noexcept:
-    """Tell whether a table part's start tag (`sanitise._TABLE_PART_RE`) stands at the "<" at i."""
-    cdef Py_ssize_t end
-    if _at(s, i + 1, n, b"table"):
-        end = i + 6
-    elif _at(s, i + 1, n, b"caption"):
-        end = i + 8
-    elif i + 2 < n and s[i + 1] == b"t" and (s[i + 2] == b"d" or s[i + 2] == b"h" or s[i + 2] == b"r"):
-        end = i + 3
-    else:
-        return False
-    # The pattern's [\s/>]: \s is what str.isspace() calls space, as in re.
-    return end < n and (s[end] == b"/" or s[end] == b">" or Py_UNICODE_ISSPACE(s[end]))
-
-
-cdef bint _closes(const unit_t* s, Py_ssize_t n) noexcept:
-    """Count the tags of markup in its code units; see `closes_alike`."""
-    cdef Py_ssize_t i
-    cdef Py_ssize_t tags = 0
-    cdef Py_ssize_t ends = 0
-    cdef Py_ssize_t voids = 0
-    for i in range(n):
-        if s[i] != b"<":
-            continue
-        tags += 1
-        if i + 1 < n and s[i + 1] == b"/":
-            ends += 1
-        elif _at(s, i + 1, n, b"br") or _at(s, i + 1, n, b"hr") or _at(s, i + 1, n, b"img"):
-            voids += 1
-        elif _table_part(s, i, n):
-            return False
-    return tags - ends - voids == ends
-
-
-def closes_alike(str source not None):
-    """Tell whether serialised markup has no table part and ends every element it starts.
-
-    The twin of `sanitise._closes_alike`, in one pass: "<" starts a tag and
-    nothing else (lxml escapes it in text and values); br, hr and img have no end tag.
-    """
-    return _by_width(source, _CLOSES)
-
-
 cdef inline bint _fold_is(unit_t c, unsigned char lower) noexcept nogil:
     """Tell whether a code unit is the ASCII letter `lower` in either case."""
     return c == lower or c == lower - 32
@@ -229,78 +173,16 @@ def holds_data_url(str markup not None):
     """Tell whether markup holds "data:" in any case: the twin of `sanitise.holds_data_url`."""
     # Lowering changes no other character into one of "data:" (checked for every
     # code point in the tests), so an ASCII fold finds what str.lower() would.
-    return _by_width(markup, _DATA_URL)
+    return _by_width(markup)
 
 
-cdef enum:  # the scans `_by_width` runs
-    _CLOSES = 0
-    _DATA_URL = 1
-
-
-cdef bint _scan_units(const unit_t* s, Py_ssize_t n, int scan) noexcept:
-    """Run one of the markup scans over code units of one width."""
-    return _closes(s, n) if scan == _CLOSES else _data_url(s, n)
-
-
-cdef bint _by_width(str text, int scan) noexcept:
-    """Run a markup scan over the string's own code units: one, two or four bytes each."""
+cdef bint _by_width(str text) noexcept:
+    """Look for "data:" in the string's own code units: one, two or four bytes each."""
     cdef Py_ssize_t n = len(text)
     cdef int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)
     if kind == PyUnicode_1BYTE_KIND:
-        return _scan_units(<const uint8_t*> data, n, scan)
+        return _data_url(<const uint8_t*> data, n)
     if kind == PyUnicode_2BYTE_KIND:
-        return _scan_units(<const uint16_t*> data, n, scan)
-    return _scan_units(<const uint32_t*> data, n, scan)
-
-
-cdef enum:
-    # The most words `holds_any` looks for in one pass: a bit each in a mask per first letter.
-    _MAX_WORDS = 64
-
-
-cdef bint _holds_any(const unit_t* s, Py_ssize_t n, const char** words, uint64_t* first) noexcept nogil:
-    """Find any of the ASCII words in the code units; `first` maps a letter to the words it opens."""
-    cdef Py_ssize_t i
-    cdef uint64_t mask
-    cdef int j
-    for i in range(n):
-        if s[i] >= 128:
-            continue
-        mask = first[s[i]]
-        j = 0
-        while mask:
-            if mask & 1 and _at(s, i, n, words[j]):
-                return True
-            mask >>= 1
-            j += 1
-    return False
-
-
-def holds_any(str text not None, tuple words not None):
-    """Tell whether the text holds any of the words: `any(word in text for word in words)`.
-
-    One pass over the text's own code units, where str.find makes one per word.
-    """
-    if not words or len(words) > _MAX_WORDS:
-        return any(word in text for word in words)
-    cdef list spelled = []
-    for word in words:
-        if not isinstance(word, str) or not word or not (<str> word).isascii() or "\0" in word:
-            return any(word in text for word in words)  # beyond the C pass: the plain test
-        spelled.append((<str> word).encode("ascii"))
-    cdef const char* pointers[_MAX_WORDS]
-    cdef uint64_t first[128]
-    cdef Py_ssize_t j
-    memset(first, 0, sizeof(first))
-    for j in range(len(spelled)):
-        pointers[j] = <const char*> (<bytes> spelled[j])
-        first[<unsigned char> pointers[j][0]] |= (<uint64_t> 1) << j
-    cdef Py_ssize_t n = len(text)
-    cdef int kind = PyUnicode_KIND(text)
-    cdef void* data = PyUnicode_DATA(text)
-    if kind == PyUnicode_1BYTE_KIND:
-        return _holds_any(<const uint8_t*> data, n, pointers, first)
-    if kind == PyUnicode_2BYTE_KIND:
-        return _holds_any(<const uint16_t*> data, n, pointers, first)
-    return _holds_any(<const uint32_t*> data, n, pointers, first)
+        return _data_url(<const uint16_t*> data, n)
+    return _data_url(<const uint32_t*> data, n)

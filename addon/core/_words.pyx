@@ -221,32 +221,3 @@ def word_hits(list names not None, dict words not None):
     finally:
         PyMem_Free(starts)
     return hits
-
-
-cdef inline bint _rtl(Py_UCS4 c) noexcept nogil:
-    """Tell whether a character is in a right-to-left script block (`direction._RTL_RANGES`)."""
-    return (
-        0x0590 <= c <= 0x08FF or 0xFB1D <= c <= 0xFDFF or 0xFE70 <= c <= 0xFEFE
-        or 0x10800 <= c <= 0x10FFF or 0x1E800 <= c <= 0x1EFFF
-    )
-
-
-def has_rtl(str text not None):
-    """Tell whether the text holds a character of a right-to-left script: `direction.has_rtl`."""
-    cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(text)
-    cdef int kind = PyUnicode_KIND(text)
-    cdef const void* data = PyUnicode_DATA(text)
-    cdef const unsigned short* wide
-    if kind == PyUnicode_1BYTE_KIND:  # every character below U+0100
-        return False
-    if kind == PyUnicode_2BYTE_KIND:
-        wide = <const unsigned short*> data  # UCS-2
-        for i in range(n):
-            if 0x0590 <= wide[i] <= 0x08FF or 0xFB1D <= wide[i] <= 0xFEFE:
-                if _rtl(wide[i]):
-                    return True
-        return False
-    for i in range(n):
-        if _rtl(PyUnicode_READ(kind, data, i)):
-            return True
-    return False

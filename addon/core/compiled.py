@@ -36,16 +36,12 @@ FUNCTIONS: dict[str, str] = {
     "unlink_all": "_dom",
     "word_count": "_words",
     "word_hits": "_words",
-    "has_rtl": "_words",
     "block_marks": "_marks",
     "marked_lines": "_marks",
-    "collapse_space": "_marks",
     "settle_plain": "_allow",
     "premature_ends": "_scan",
     "is_utf8": "_scan",
-    "closes_alike": "_scan",
     "holds_data_url": "_scan",
-    "holds_any": "_scan",
 }
 NO_EXTENSIONS = "PLAINVIEW_NO_EXTENSIONS"
 TWINS = "PLAINVIEW_TWINS"

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-
-from addon.core import compiled
 
 # Right-to-left scripts (thesis §4.4: R2L counts these as content characters): Hebrew,
 # Arabic, Syriac, Thaana, N'Ko, Samaritan, Mandaic and Arabic Extended (U+0590-08FF), the
@@ -32,12 +29,7 @@ RTL_SCRIPTS = frozenset({"arab", "hebr", "syrc", "thaa", "nkoo", "adlm", "rohg",
 
 def has_rtl(text: str) -> bool:
     """Tell whether the text holds a character of a right-to-left script block."""
-    if _HAS_RTL is not None:
-        return _HAS_RTL(text)
     return _RTL_CHAR.search(text) is not None
-
-
-_HAS_RTL: Callable[[str], bool] | None = compiled.pick_or_none("has_rtl")
 
 
 def count_rtl(text: str) -> int:

@@ -564,7 +564,7 @@ def consent_values(values: set[str], words: str) -> set[str]:
     # looking for those rules out most pages, where the regex engine tries every
     # alternative at each letter one opens with (0.07 ms a page, docs/performance.md).
     heads = _VARIANT_HEADS[words] if words in _VARIANT_HEADS else literal_heads(words)
-    if heads is not None and not _holds_any(joined, heads):
+    if heads is not None and not holds_any(joined, heads):
         return set()
     pattern = re.compile(words)
     if pattern.search(joined) is None:
@@ -611,7 +611,6 @@ def holds_any(text: str, words: tuple[str, ...]) -> bool:
     return any(word in text for word in words)
 
 
-_holds_any = compiled.pick("holds_any", holds_any)
 _LITERAL_RUN = re.compile(r"[a-z0-9_-]+")
 # What nests or separates the alternatives of a pattern: a class (whole), a parenthesis, a bar.
 _STRUCTURE = re.compile(r"\[[^\]]*\]|[()|]")

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from addon.core.heuristics.metadata import collapse
 from addon.core.output.tags import HEADINGS
-from addon.core.output.text import collapse_space
 from addon.core.result import Block
 
 # A heading's words for the furniture test: punctuation, arrows and emoji drop out.
@@ -76,7 +76,7 @@ def drop_repeated_blocks(blocks: Sequence[Block], *, min_chars: int = 20) -> tup
     seen: set[str] = set()
     kept: list[Block] = []
     for block in blocks:
-        key = collapse_space(block.text)
+        key = collapse(block.text)
         if len(key) >= min_chars and block.kind != "pre":
             if key in seen:
                 continue

@@ -62,7 +62,7 @@ class Sanitiser:
         self.data_urls = _holds_data_url(markup)
         # Each block has at most as many end tags as it starts elements with one, so
         # when all of them together have as many, so does each block.
-        self.all_close = _blocks_close_alike(markup)
+        self.all_close = _closes_alike(markup)
 
     def clean(self, sources: list[str]) -> list[str]:
         """Return the blocks' sanitised HTML, most of them from one nh3 call."""
@@ -78,7 +78,7 @@ class Sanitiser:
             for index, source in enumerate(sources)
             if htmls[index] is None
             and not self._filtered(source)
-            and (self.all_close or _blocks_close_alike(source))
+            and (self.all_close or _closes_alike(source))
         ]
         if len(joint) > 1:
             markup = _BLOCK_SEPARATOR.join(sources[index] for index in joint)
@@ -137,9 +137,6 @@ def _closes_alike(source: str) -> bool:
     ends = source.count("</")
     voids = source.count("<br") + source.count("<img") + source.count("<hr")
     return source.count("<") - ends - voids == ends
-
-
-_blocks_close_alike = compiled.pick("closes_alike", _closes_alike)
 
 
 _holds_data_url = compiled.pick("holds_data_url", holds_data_url)

@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from lxml import etree
 
 from addon.core import compiled
-from addon.core.heuristics.metadata import collapse
 from addon.core.output.tags import CONTROL_RE, Element, safe_text, tag_set, text_of
 from addon.core.result import Block
 
@@ -79,9 +78,6 @@ def word_count(text: str) -> int:
 
 
 _COMPILED_WORD_COUNT: Callable[[str], int] | None = compiled.pick_or_none("word_count")
-
-
-collapse_space = compiled.pick("collapse_space", collapse)
 
 
 def reading_minutes(words: int, *, wpm: int = 230) -> int:

@@ -44,11 +44,6 @@ def is_data_image(url: str) -> bool:
     return url.lstrip()[:11].lower() == "data:image/"
 
 
-def absolute_url(url: str, base_url: str | None, *, schemes: Collection[str]) -> str | None:
-    """Resolve a URL against the base; None when it is empty or its scheme is not allowed."""
-    return UrlBase.of(base_url).resolve(url, schemes=schemes)
-
-
 @dataclass(frozen=True, slots=True)
 class UrlBase:
     """A base URL split once, so that the common relative URLs resolve without urljoin."""

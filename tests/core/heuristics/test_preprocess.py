@@ -32,6 +32,7 @@ from addon.core.heuristics.preprocess import (
     drop_named_furniture,
     drop_non_content,
     furniture_word_lists,
+    holds_any,
     join_words,
     keeps_unvoiced,
     literal_heads,
@@ -900,3 +901,18 @@ def test_streamed_segments_take_their_slots_and_show() -> None:
 )
 def test_streamed_segments_find_only_their_own_slots(page: str, expected: str) -> None:
     assert _placed(page) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "words", "held"),
+    [
+        ("a cookie-notice b", ("consent", "cookie"), True),
+        ("a cookie-notice b", ("cookie", "c_", "cx"), True),
+        ("a cooki", ("cookie",), False),  # cut off by the text's end
+        ("\u201ccookie\u201d", ("gdpr", "cookie"), True),
+        ("Cookie", ("cookie",), False),  # no case folding
+        ("x", (), False),
+    ],
+)
+def test_holds_any_finds_any_of_the_words(text: str, words: tuple[str, ...], held: bool) -> None:
+    assert holds_any(text, words) is held

@@ -10,12 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from addon.core.heuristics.metadata import collapse
 from addon.core.output.text import (
     _marked_text,
     _serialise,
     block_texts,
-    collapse_space,
     reading_minutes,
     serialise_all,
     word_count,
@@ -27,24 +25,6 @@ def test_word_count() -> None:
     assert word_count("  The cat's 2 hats — on!  ") == 6
     assert word_count("كتب الولد الدرس") == 3
     assert word_count("日本語 text") == 4
-
-
-def test_the_compiled_collapse_is_built_and_used() -> None:
-    assert collapse_space is not collapse
-
-
-@settings(max_examples=1000, deadline=None)
-@given(
-    st.text(
-        alphabet=st.sampled_from(
-            " \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000"
-            "\x00\u200b\ufeffab\xe9\u05d0\u4e00\U0001f600"
-        ),
-        max_size=60,
-    )
-)
-def test_the_compiled_collapse_collapses_as_str_split(text: str) -> None:
-    assert collapse_space(text) == collapse(text) == " ".join(text.split())
 
 
 def test_reading_minutes() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from addon.core.output.urls import LINK_SCHEMES, UrlBase, absolute_url
+from addon.core.output.urls import LINK_SCHEMES, UrlBase
 
 
 def test_a_base_with_control_characters_resolves_nothing() -> None:
@@ -11,6 +11,11 @@ def test_a_base_with_control_characters_resolves_nothing() -> None:
 
 
 BASE = "https://example.com/news/story.html"
+
+
+def absolute_url(url: str, base_url: str | None, *, schemes: set[str]) -> str | None:
+    """Resolve URL against BASE_URL as the output stage does."""
+    return UrlBase.of(base_url).resolve(url, schemes=schemes)
 
 
 def test_absolute_url_rules() -> None:
