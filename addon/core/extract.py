@@ -13,20 +13,20 @@ from lxml import etree
 
 from addon.core.decode import Decoded, decode
 from addon.core.dom import text_content
+from addon.core.heuristics.chrome import drop_chrome
 from addon.core.heuristics.direction import page_direction
+from addon.core.heuristics.hiding import drop_non_content
 from addon.core.heuristics.metadata import PageMeta, declares_discussion, read_metadata
-from addon.core.heuristics.preprocess import (
+from addon.core.heuristics.names import (
     PageNames,
     all_furniture_words,
     boilerplate_pattern,
-    drop_chrome,
     drop_named_furniture,
-    drop_non_content,
     join_words,
     opens_discussion,
     page_names,
-    parse,
 )
+from addon.core.heuristics.parse import parse
 from addon.core.heuristics.readerable import content_share, is_readerable
 from addon.core.heuristics.tree import Chosen, choose_content, line_of
 from addon.core.output.blocks import build_blocks

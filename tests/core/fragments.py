@@ -6,7 +6,7 @@ import copy
 
 from lxml import etree
 
-from addon.core.heuristics.preprocess import parse
+from addon.core.heuristics.parse import parse
 
 
 def body_of(markup: str) -> etree._Element:

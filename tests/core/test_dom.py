@@ -28,7 +28,7 @@ from addon.core.dom import (
     walk_hidden_elements,
     walk_unlink_all,
 )
-from addon.core.heuristics.preprocess import parse
+from addon.core.heuristics.parse import parse
 
 
 def test_text_content_joins_the_text_of_every_descendant_without_the_tail() -> None:

@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from addon.core.heuristics import preprocess
-from addon.core.heuristics.preprocess import premature_ends
+from addon.core.heuristics.parse import _premature_ends, premature_ends
 from addon.core.output.sanitise import (
     _closes_alike,
     _holds_data_url,
@@ -31,7 +30,7 @@ def test_the_compiled_scan_is_built_and_used() -> None:
     # preprocess falls back to the pattern without it: slower, so the install
     # must have built it (pip install -e . with a C compiler and Python's headers).
     assert COMPILED
-    assert preprocess._premature_ends is not premature_ends
+    assert _premature_ends is not premature_ends
 
 
 @pytest.mark.parametrize(

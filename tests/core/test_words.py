@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from addon.core import _words
-from addon.core.heuristics.preprocess import _word_hits, boilerplate_pattern, spell_out
+from addon.core.heuristics.names import _word_hits, boilerplate_pattern, spell_out
 
 # What text.word_count counts in Python: a CJK character alone, or a run of letters and digits.
 PLAIN_WORDS = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+"

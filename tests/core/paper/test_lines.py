@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from lxml import etree
 from lxml.html import HtmlElement
 
-from addon.core.heuristics.preprocess import parse
+from addon.core.heuristics.parse import parse
 from addon.core.paper.lines import (
     BLOCK_TAGS,
     Line,

@@ -1,7 +1,6 @@
 """Preprocessing: parsing traps and what is dropped before line building."""
 
 import re
-import warnings
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -11,37 +10,27 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from addon.core.dom import text_content
-from addon.core.heuristics.preprocess import (
+from addon.core.heuristics.chrome import drop_chrome
+from addon.core.heuristics.hiding import drop_hidden, drop_non_content
+from addon.core.heuristics.names import (
     _VARIANTS_SPELLED,
-    _XML_DECLARATION,
     _matching_values,
     _named,
-    _only_space,
     _plain_words,
     _sort_marked,
-    _source_byte_pieces,
-    _source_pieces,
     _spelled_out,
     _word_hits,
     boilerplate_pattern,
-    consent_name,
-    consent_values,
-    drop_chrome,
-    drop_hidden,
     drop_named_furniture,
-    drop_non_content,
     furniture_word_lists,
-    holds_any,
     join_words,
-    keeps_unvoiced,
-    literal_heads,
     opens_discussion,
     page_names,
-    parse,
     review_sections,
     spell_out,
-    strip_premature_end_tags,
+)
+from addon.core.heuristics.parse import (
+    parse,
 )
 from addon.core.params import (
     ALGORITHMS,
@@ -84,121 +73,8 @@ def _text(html: str) -> str:
     return _text_after(html, drop_non_content)
 
 
-def test_premature_end_tags_do_not_cut_the_page() -> None:
-    page = "<html><body><p>first</p></body></html><p>second, after the trap</p></body></html>"
-    assert strip_premature_end_tags(page).count("</body>") == 0
-    assert _text(page) == "first second, after the trap"
-
-
-def test_scripts_styles_templates_and_comments_are_dropped() -> None:
-    page = (
-        "<body><script>var x = 'script text';</script><style>p{}</style>"
-        "<template><p>template text</p></template><!-- comment --><p>kept</p></body>"
-    )
-    assert _text(page) == "kept"
-
-
-def test_noscript_with_real_posts_is_kept_and_a_pixel_noscript_dropped() -> None:
-    post = "A forum post written by a person, long enough to be real content. " * 4
-    page = (
-        f"<body><noscript><img src='/pixel.gif'></noscript>"
-        f"<noscript><div class='post'>{post}</div></noscript></body>"
-    )
-    root = parse(page)
-    assert root is not None
-    drop_non_content(root)
-    assert not root.xpath("//noscript")
-    assert not root.xpath("//img")
-    assert root.xpath("//div[@class='post']")
-
-
-def test_hidden_elements_are_dropped() -> None:
-    page = (
-        "<body><div hidden>a</div><div style='display: none'>b</div>"
-        "<div aria-hidden='true'>c</div><p>d</p></body>"
-    )
-    assert _text(page) == "d"
-
-
 def _unvoiced_kept(html: str, share: float | None) -> str:
     return _text_after(html, lambda root: drop_hidden(root, unvoiced_max_link_share=share))
-
-
-def test_aria_hidden_panels_are_kept_and_aria_hidden_menus_dropped() -> None:
-    page = (
-        "<body><div role='tabpanel'><p>Open tab.</p></div>"
-        "<div role='tabpanel' aria-hidden='true'><p>Closed tab with "
-        "<a href='/x'>a link</a> in its prose.</p></div>"
-        "<div aria-hidden='true'><a href='/a'>Home</a> <a href='/b'>Shop</a></div>"
-        "<div aria-hidden='true' hidden>Hidden twice.</div>"
-        "<div aria-hidden='true' style='display:none'>Styled away.</div></body>"
-    )
-    assert _unvoiced_kept(page, 0.5) == "Open tab. Closed tab with a link in its prose."
-    # Without the share every aria-hidden element goes, as before.
-    assert _unvoiced_kept(page, None) == "Open tab."
-
-
-def test_keeps_unvoiced_weighs_link_text_against_all_text() -> None:
-    def first(html: str) -> lxml.html.HtmlElement:
-        root = parse(html)
-        assert root is not None
-        return next(root.iter("div"))
-
-    assert keeps_unvoiced(first("<div aria-hidden='true'><i></i></div>"), 0.5)
-    assert keeps_unvoiced(first("<div>an answer of words <a>one link</a></div>"), 0.5)
-    assert not keeps_unvoiced(first("<div>x <a>menu entry</a> <a>another</a></div>"), 0.5)
-    assert not keeps_unvoiced(first("<div><a>only a link</a></div>"), 0.99)
-
-
-def test_empty_and_blank_input_parse_to_nothing() -> None:
-    assert parse("") is None
-    assert parse(" \n\t ") is None
-
-
-def test_xml_declaration_with_another_encoding_still_parses() -> None:
-    root = parse('<?xml version="1.0" encoding="iso-8859-1"?><html><body><p>é</p></body></html>')
-    assert root is not None
-    assert text_content(root) == "é"
-
-
-def test_chrome_outside_the_article_is_dropped_inside_kept() -> None:
-    page = (
-        "<body><nav>menu</nav><header>site</header><article><header>byline</header>"
-        "<p>story</p><footer>tags</footer></article><aside>ads</aside>"
-        "<form><input value='q'><button>Go</button></form><footer>legal</footer></body>"
-    )
-    root = lxml.html.document_fromstring(page)
-    drop_chrome(root)
-    assert " ".join(" ".join(root.itertext()).split()) == "byline story tags"
-
-
-def test_a_form_wrapping_the_page_keeps_its_content_but_not_its_controls() -> None:
-    page = (
-        "<body><form action='/x'><input name='__VIEWSTATE' value='abc'>"
-        "<p>The whole page lives in one form.</p><label>Zip</label><button>Go</button>"
-        "</form></body>"
-    )
-    root = lxml.html.document_fromstring(page)
-    drop_chrome(root)
-    assert not root.xpath("//form | //input | //label | //button")
-    assert " ".join(root.text_content().split()) == "The whole page lives in one form."
-
-
-def test_chrome_wrapping_the_headline_is_kept() -> None:
-    root = lxml.html.document_fromstring("<body><header><h1>Headline</h1></header><p>x</p></body>")
-    drop_chrome(root)
-    assert root.xpath("//h1")
-
-
-def test_a_button_left_open_around_the_page_is_unwrapped_small_ones_dropped() -> None:
-    story = "The story goes on. " * 20
-    root = lxml.html.document_fromstring(
-        f"<body><button>Menu</button><label>Search</label><button><div><p>{story}</p></div>"
-        "</button></body>"
-    )
-    drop_chrome(root)
-    assert not root.xpath("//button | //label")
-    assert root.text_content() == story
 
 
 @pytest.mark.parametrize(
@@ -373,42 +249,6 @@ def _without_chrome(body: str) -> lxml.html.HtmlElement:
     root = lxml.html.document_fromstring(f"<body>{body}</body>")
     drop_chrome(root, max_share=0.5)
     return root
-
-
-def test_dialogs_are_dropped_unless_they_hold_the_page() -> None:
-    story = "The story itself. " * 20
-    root = _without_chrome(
-        f"<div role='dialog'><p>We use cookies.</p></div><p>{story}</p>"
-        "<div aria-modal='true'>Subscribe!</div><dialog>Sign in</dialog>"
-    )
-    assert " ".join(root.text_content().split()) == story.strip()
-
-
-def test_hidden_styles_follow_the_xpath_reading() -> None:
-    page = (
-        "<body><div style='DISPLAY : NONE'>a</div><div style='color:red;Display:None'>b</div>"
-        "<div style='display:\tnone'>c</div><div style='display:block'>d</div>"
-        "<div aria-hidden='TRUE'>e</div><p>f</p></body>"
-    )
-    # Only spaces are ignored and only the letters of "display none" lowered, as
-    # translate(@style, 'DISPLAYNOE ', 'displaynoe') reads them; aria-hidden is exact.
-    assert _text(page) == "c d e f"
-
-
-def test_hidden_elements_are_kept_when_they_hold_the_page() -> None:
-    story = "The story, revealed by script. " * 20
-    page = f"<body><div style='display:none'><p>{story}</p></div><p hidden>Menu</p></body>"
-    assert _text(page) == story.strip()
-
-
-def test_controls_and_labelled_controls_go_together_with_the_chrome() -> None:
-    story = "A story long enough to be the page. " * 10
-    root = _without_chrome(
-        f"<nav>menu <button>Open</button></nav><form><label><p>{story}</p></label>"
-        "<select><option>Choose one</option></select><svg><text>icon</text></svg></form>"
-    )
-    assert not root.xpath("//nav | //form | //label | //select | //svg | //button")
-    assert root.text_content() == story
 
 
 def test_boilerplate_names_match_as_the_pattern_reads_them() -> None:
@@ -595,55 +435,8 @@ def test_the_named_variants_words_are_spelled_out_as_for_any_pattern() -> None:
     assert _spelled_out(re.compile(variant.pattern)) is None
 
 
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(
-        st.sampled_from(
-            ["</body>", "</HTML >", "</html\u3000>", "<?xml version='1.0'?>", "<?XmL", ">",
-             " ", "\n", "\u2028", "<p>", "x", "é", "</bodyx>", "\ud800"]
-        ),
-        max_size=12,
-    ).map("".join)
-)
-def test_source_pieces_are_the_page_without_end_tags_or_declaration(text: str) -> None:
-    expected = _XML_DECLARATION.sub("", strip_premature_end_tags(text), count=1)
-    assert "".join(_source_pieces(text)) == expected
-    if not expected or expected.isspace():
-        assert parse(text) is None
-
-
 # Every character str.isspace() accepts, for the UTF-8 bytes path.
 _SPACES = [chr(code) for code in range(0x3001) if chr(code).isspace()]
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(
-        st.sampled_from(
-            ["</body>", "</HTML >", "</html\u3000>", "<?xml version='1.0'?>", "<?XmL", ">",
-             "<p>", "x", "é", "</bodyx>", "</body\x1c>", "</html\u205f\x85>", *_SPACES]
-        ),
-        max_size=12,
-    ).map("".join)
-)
-def test_utf8_pieces_are_the_text_pieces_encoded(text: str) -> None:
-    pieces = _source_pieces(text)
-    byte_pieces = _source_byte_pieces(text.encode())
-    assert b"".join(byte_pieces) == "".join(pieces).encode()
-    # Both paths agree on which pages hold nothing but space.
-    assert all(_only_space(piece) for piece in byte_pieces) == all(
-        not piece or piece.isspace() for piece in pieces
-    )
-    from_text, from_bytes = parse(text), parse(text, utf8=text.encode())
-    assert (from_text is None) == (from_bytes is None)
-    if from_text is not None and from_bytes is not None:
-        assert lxml.html.tostring(from_bytes) == lxml.html.tostring(from_text)
-
-
-def test_the_space_list_covers_every_space_character() -> None:
-    # _SPACES stops at U+3000, the last character str.isspace() accepts.
-    assert not any(chr(code).isspace() for code in range(0x3001, 0x110000))
-    assert all(_only_space(space.encode()) for space in _SPACES)
 
 
 _POST = "<p>" + "A post long enough to be a post, not an icon. " * 3 + "</p>"
@@ -744,76 +537,8 @@ def test_furniture_named_beside_the_footer_keeps_the_furniture_share() -> None:
     assert page.text_content().count("story itself") == 16  # both stories stay
 
 
-@pytest.mark.parametrize(
-    ("value", "banner"),
-    [
-        ("onetrust-consent-sdk", True),
-        ("CybotCookiebotDialog", True),
-        ("qc-cmp2-container", True),
-        ("sp_message_container_123", True),
-        ("site-cookie-notice", True),
-        ("chocolate-chip-cookies", False),
-        ("trusted-by", False),
-        ("recipe", False),
-        # a post's taxonomy terms name its subject: an article about consent stays
-        ("post type-post category-gdpr tag-consent", False),
-        ("tags-consent", False),
-        ("post category-news cookie-notice", True),
-    ],
-)
-def test_consent_values_name_a_banner_anywhere_in_a_token(value: str, banner: bool) -> None:
-    assert (consent_values({value, "story", "x"}, CONSENT_WORDS) == {value}) is banner
-
-
-def test_consent_values_returns_each_matching_value_once() -> None:
-    # Values may hold the joining newline and change length when lowered.
-    values = {"didomi-host", "a\n\nb\n", "\u0130\u0130 x", "GDPR-box", "main\nconsent"}
-    assert consent_values(values, CONSENT_WORDS) == {"didomi-host", "GDPR-box", "main\nconsent"}
-
-
-@pytest.mark.parametrize(
-    ("pattern", "heads"),
-    [
-        (CONSENT_WORDS, (
-            "consent", "onetrust", "didomi", "usercentrics", "qc-cmp", "trustarc", "truste-",
-            "sp_message", "cookie", "gdpr",
-        )),  # "cookiebot" holds "cookie"
-        ("ab?c|d", ("a", "d")),  # an optional letter ends the word
-        ("ab+|x{2}y", None),
-        ("a[|(]b|c", ("a", "c")),  # a class is read whole
-        ("q|r(?:s|t)u", ("q", "r")),
-        ("(?:a|b)c", None),
-        ("x|", None),  # an empty alternative matches anywhere
-        (r"a\|b", None),
-        ("a[]|x]b|c", None),
-        ("Ab|c", None),  # the text searched is lowercase
-    ],
-)  # fmt: skip
-def test_literal_heads_on_examples(pattern: str, heads: tuple[str, ...] | None) -> None:
-    assert literal_heads(pattern) == heads
-
-
 PATTERN_PIECES = ["a", "b", "ab", "-", "_", "|", "?", "*", "+", "{1,2}", "(", ")", "(?:", "[", "]",
                   "[|]", "[a(]", "^", "$", ".", "\\w", " ", "C"]  # fmt: skip
-
-
-@settings(max_examples=2000, deadline=None)
-@given(
-    st.lists(st.sampled_from(PATTERN_PIECES), max_size=10).map("".join),
-    st.lists(st.sampled_from(["a", "b", "-", "_", " ", "|", "(", "c", "\n"]), max_size=12).map(
-        "".join
-    ),
-)
-def test_every_match_holds_one_of_the_literal_heads(pattern: str, text: str) -> None:
-    try:
-        with warnings.catch_warnings():  # sets such as "[[" warn of future syntax
-            warnings.simplefilter("ignore", FutureWarning)
-            compiled = re.compile(pattern)
-    except re.error:
-        return  # not a pattern: nothing to compare with
-    heads = literal_heads(pattern)
-    if heads is not None and compiled.search(text) is not None:
-        assert any(head in text for head in heads)
 
 
 def _drop_furniture_and_banners(root: lxml.html.HtmlElement) -> int:
@@ -858,61 +583,7 @@ def test_without_a_banner_nothing_is_counted_and_furniture_still_goes() -> None:
     assert root.text_content() == "The story."
 
 
-@given(st.sets(st.text(alphabet=st.sampled_from("aco\nnsetİ\u0130-_ CG"), max_size=12), max_size=8))
-@settings(max_examples=200, deadline=None)
-def test_consent_values_match_value_by_value(values: set[str]) -> None:
-    pattern = re.compile(CONSENT_WORDS)
-    expected = {value for value in values if pattern.search(consent_name(value))}
-    assert consent_values(values | {"consent"}, CONSENT_WORDS) == expected | {"consent"}
-
-
 def _placed(html: str) -> str:
     return _text_after(html, lambda root: drop_non_content(root, place_streamed=True))
 
 
-def test_streamed_segments_take_their_slots_and_show() -> None:
-    page = (
-        "<body><h1>Title</h1><template id='B:0'></template><p>Loading</p>"
-        "<p>Footer</p><div hidden id='S:0'><p>The article.</p></div> tail"
-        "<script>$RC(\"B:0\",\"S:0\")</script></body>"
-    )
-    assert _placed(page) == "Title The article. Loading Footer tail"
-    assert _text(page) == "Title Loading Footer tail"
-
-
-@pytest.mark.parametrize(
-    ("page", "expected"),
-    [
-        pytest.param(
-            "<body><template id='B:a'></template><p>middle</p><template id='P:1'></template>"
-            "<div hidden id='S:1'>last <template id='B:2'></template></div>"
-            "<div hidden id='S:a'>first</div><div hidden id='S:2'>nested</div></body>",
-            "first middle last nested",
-            id="boundaries-and-placeholders-of-their-number",
-        ),
-        pytest.param(
-            "<body><p>The visible paragraph outweighs the rest.</p>"
-            "<div hidden id='S:7'>orphan</div>"
-            "<div hidden id='S:8'><template id='B:8'></template>inside itself</div></body>",
-            "The visible paragraph outweighs the rest.",
-            id="no-slot-or-its-own-slot-stays-hidden",
-        ),
-    ],
-)
-def test_streamed_segments_find_only_their_own_slots(page: str, expected: str) -> None:
-    assert _placed(page) == expected
-
-
-@pytest.mark.parametrize(
-    ("text", "words", "held"),
-    [
-        ("a cookie-notice b", ("consent", "cookie"), True),
-        ("a cookie-notice b", ("cookie", "c_", "cx"), True),
-        ("a cooki", ("cookie",), False),  # cut off by the text's end
-        ("\u201ccookie\u201d", ("gdpr", "cookie"), True),
-        ("Cookie", ("cookie",), False),  # no case folding
-        ("x", (), False),
-    ],
-)
-def test_holds_any_finds_any_of_the_words(text: str, words: tuple[str, ...], held: bool) -> None:
-    assert holds_any(text, words) is held

@@ -1,0 +1,59 @@
+"""The page's chrome: navigation, asides, headers and footers, dialogs and form controls."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from lxml import etree
+
+from addon.core.dom import (
+    elements_with,
+    text_length,
+)
+from addon.core.heuristics.hiding import drop_all, holding_little, holds_article, unwrap_all
+
+# Page furniture that Plainview's extended variant removes outside <article>.
+CHROME = ("nav", "aside", "footer", "header")
+
+
+# Interactive and embedded elements that a reader view never shows.
+CONTROLS = ("input", "select", "textarea", "svg", "iframe", "canvas")
+
+
+# Controls that label themselves with text; libxml2 nests whole pages inside a
+# <button> left open, so one holding more text than a label is unwrapped.
+LABELLED_CONTROLS = ("button", "label")
+
+
+# The roles and flags an overlay announces itself by.
+_OVERLAY_VALUES = MappingProxyType({"role": ("dialog", "alertdialog"), "aria-modal": ("true",)})
+
+
+def drop_chrome(
+    root: etree._Element, *, max_share: float = 0.3, max_label_chars: int = 200
+) -> None:
+    """Remove nav/aside/footer/header outside any <article> and all form controls; unwrap forms."""
+    # Furniture outside the article, and overlays (cookie banners, newsletter
+    # pop-ups), which announce themselves as dialogs.
+    chrome = [
+        element
+        for element in root.iter(*CHROME, "dialog")
+        if element.tag == "dialog"
+        or (next(element.iterancestors("article"), None) is None and not holds_article(element))
+    ]
+    chrome.extend(elements_with(root, _OVERLAY_VALUES))
+    # The controls go in the same pass: they never count towards the main share.
+    drop_all(root, holding_little(chrome, root, max_share=max_share), *CONTROLS)
+    drop_labelled_controls(root, max_label_chars=max_label_chars)
+
+
+def drop_labelled_controls(root: etree._Element, *, max_label_chars: int = 200) -> None:
+    """Remove buttons and labels, unwrapping those that hold more text than a label.
+
+    ASP.NET and shop pages wrap the whole page in one <form>: it is unwrapped too.
+    """
+    labelled = list(root.iter(*LABELLED_CONTROLS))
+    wrappers = [element for element in labelled if text_length(element) > max_label_chars]
+    unwrap_all(root, wrappers, "form")
+    if labelled:
+        etree.strip_elements(root, *LABELLED_CONTROLS, with_tail=False)

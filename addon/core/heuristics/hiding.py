@@ -1,0 +1,262 @@
+"""What a page never shows.
+
+Scripts and styles, hidden elements, noscript fallbacks, React's streamed
+parts; and the helpers that drop elements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from lxml import etree
+
+from addon.core.dom import (
+    elements_valued,
+    hidden_elements,
+    text_content,
+    text_length,
+    unlink_all,
+)
+
+# Elements that never hold reader content (thesis §4.3.1: scripts, styles,
+# comments; plus their modern relatives).
+NEVER_CONTENT = (
+    "script",
+    "style",
+    "template",
+    "link",
+    "meta",
+    "base",
+    "head",
+    "object",
+    "applet",
+    "frameset",
+    "frame",
+    "noembed",
+    "title",
+)
+
+
+# Sentinel tag: elements renamed to it are unwrapped in one C call.
+_UNWRAP = "x-plainview-unwrap"
+
+
+UNKNOWN_VOIDS = ("embed", "param", "source", "track", "wbr", "keygen")
+
+
+def drop_non_content(
+    root: etree._Element,
+    *,
+    noscript_min_chars: int = 200,
+    max_drop_share: float = 0.5,
+    unvoiced_max_link_share: float | None = None,
+    place_streamed: bool = False,
+) -> None:
+    """Remove scripts, styles, templates, hidden elements and empty noscripts in place."""
+    # Streamed parts find their slots among the hidden elements: the templates
+    # go with those, in the same pass over the tree.
+    never = _NEVER_CONTENT_BUT_SLOTS if place_streamed else NEVER_CONTENT
+    etree.strip_elements(root, *never, with_tail=False)
+    # libxml2 does not know <embed>, <param> and <source> as empty elements and
+    # nests the following text inside them: keep the text, drop the tags.
+    etree.strip_tags(root, *UNKNOWN_VOIDS)
+    unwrap_noscript(root, min_chars=noscript_min_chars)
+    drop_hidden(
+        root,
+        max_share=max_drop_share,
+        unvoiced_max_link_share=unvoiced_max_link_share,
+        place_streamed=place_streamed,
+    )
+
+
+# React's streaming renderer sends a page's late parts as `<div hidden id="S:n">`
+# at the end of the body, and a script moves each into its slot of the same
+# number, a `<template id="B:n">` (a suspended boundary) or `<template id="P:n">`.
+_SEGMENT_PREFIX = "S:"
+
+
+_SLOT_PREFIXES = ("B:", "P:")
+
+
+# What drop_non_content() strips first while streamed parts still need their slots.
+_NEVER_CONTENT_BUT_SLOTS = tuple(tag for tag in NEVER_CONTENT if tag != "template")
+
+
+def place_streamed_segments(hidden: list[etree._Element]) -> set[etree._Element]:
+    """Move the streamed `<div hidden id="S:n">` among `hidden` into their slots; return those."""
+    # The browser shows these parts where their slot stands, often the article
+    # itself; left at the end of the body they are dropped as hidden, or read
+    # out of order when they hold most of the page.
+    segments = [
+        element
+        for element in hidden
+        if element.tag == "div" and element.get("id", "").startswith(_SEGMENT_PREFIX)
+    ]
+    if not segments:
+        return set()
+    root = segments[0].getroottree().getroot()
+    slots = {
+        ident: template
+        for template in root.iter("template")
+        if (ident := template.get("id", ""))[:2] in _SLOT_PREFIXES
+    }
+    placed = set()
+    for segment in segments:
+        slot = _slot(slots, segment.get("id", "")[2:])
+        if slot is None or slot.getparent() is None or segment in slot.iterancestors():
+            continue
+        _move_before(segment, slot)
+        segment.attrib.pop("hidden", "")
+        placed.add(segment)
+    return placed
+
+
+def _slot(slots: dict[str, etree._Element], number: str) -> etree._Element | None:
+    """Return the boundary or placeholder slot of a segment's number."""
+    # The page's script pairs each segment with the slot of its number (all 174
+    # `$RC`/`$RS` calls on the even pages do); the scripts are gone by now.
+    for ident in (f"B:{number}", f"P:{number}"):
+        if (slot := slots.get(ident)) is not None:
+            return slot
+    return None
+
+
+def _move_before(element: etree._Element, anchor: etree._Element) -> None:
+    """Move an element before `anchor`, leaving its tail text where it stood."""
+    tail, element.tail = element.tail, None
+    if tail:
+        before, parent = element.getprevious(), element.getparent()
+        if before is not None:
+            before.tail = (before.tail or "") + tail
+        elif parent is not None:
+            parent.text = (parent.text or "") + tail
+    anchor.addprevious(element)
+
+
+def drop_unless_main(
+    elements: list[etree._Element], root: etree._Element, *, max_share: float
+) -> None:
+    """Drop each element unless it holds more than `max_share` of the page's text.
+
+    Pages that reveal their content with script hide it in the markup, and
+    libxml2 (an HTML4 parser) sometimes nests a whole page inside a <header>
+    left open; dropping such an element would empty the page.
+    """
+    drop_all(root, holding_little(elements, root, max_share=max_share))
+
+
+def holding_little(
+    elements: list[etree._Element], root: etree._Element, *, max_share: float
+) -> list[etree._Element]:
+    """Return the elements that hold at most `max_share` of the page's text."""
+    if not elements:
+        return []
+    limit = max_share * text_length(root)
+    return [
+        element
+        for element in elements
+        if element.getparent() is not None and text_length(element) <= limit
+    ]
+
+
+def drop_all(root: etree._Element, elements: Iterable[etree._Element], *also: str) -> None:
+    """Remove the elements (and those tagged `also`) with their content, keeping tails."""
+    # Unlinked in C: renamed and stripped, they cost a walk over the whole page
+    # and one over each of their subtrees (docs/performance.md, "Eleventh round").
+    unlink_all(root, list(elements))
+    if also:
+        etree.strip_elements(root, *also, with_tail=False)
+
+
+def unwrap_all(root: etree._Element, elements: Iterable[etree._Element], *also: str) -> None:
+    """Remove the elements' tags (and tags named `also`), keeping their content."""
+    names = _renamed(elements, _UNWRAP, also)
+    if names:
+        etree.strip_tags(root, *names)
+
+
+def _renamed(elements: Iterable[etree._Element], sentinel: str, also: Iterable[str]) -> set[str]:
+    """Rename the elements to a sentinel tag; return the tag names one lxml call then strips."""
+    names = set(also)
+    for element in elements:
+        element.tag = sentinel
+        names.add(sentinel)
+    return names
+
+
+def unwrap_noscript(root: etree._Element, *, min_chars: int = 200) -> None:
+    """Keep a `<noscript>` that holds real text (some forums put posts there), drop the rest."""
+    noscripts = list(root.iter("noscript"))
+    if not noscripts:
+        return
+    unwrap_all(
+        root,
+        [element for element in noscripts if len(text_content(element).strip()) >= min_chars],
+    )
+    etree.strip_elements(root, "noscript", with_tail=False)
+
+
+def drop_hidden(
+    root: etree._Element,
+    *,
+    max_share: float = 0.5,
+    unvoiced_max_link_share: float | None = None,
+    place_streamed: bool = False,
+) -> None:
+    """Remove elements the page hides from every reader (`hidden`, `display:none`)."""
+    # With `place_streamed`, React's streamed parts first move into their slots
+    # (see place_streamed_segments) and the slots, templates, go with the hidden.
+    # Elements marked only aria-hidden go too, unless `unvoiced_max_link_share`
+    # is given: then only those whose text is more than that share link text.
+    found = hidden_elements(root)
+    hidden = found.flagged
+    shown = place_streamed_segments(hidden) if place_streamed else set()
+    if shown:
+        hidden = [element for element in hidden if element not in shown]
+    hidden.extend(found.styled)
+    unvoiced = found.unvoiced
+    if unvoiced_max_link_share is not None:
+        seen = set(hidden)
+        unvoiced = [
+            element
+            for element in unvoiced
+            if element not in seen and not keeps_unvoiced(element, unvoiced_max_link_share)
+        ]
+    hidden.extend(unvoiced)
+    minor = holding_little(
+        [element for element in hidden if element.tag not in ("html", "body")],
+        root,
+        max_share=max_share,
+    )
+    drop_all(root, minor, *(("template",) if place_streamed else ()))
+
+
+def keeps_unvoiced(element: etree._Element, max_link_share: float) -> bool:
+    """Tell whether an `aria-hidden` element holds prose rather than links."""
+    # aria-hidden hides from screen readers, not from the eye: closed tabs,
+    # accordion answers and carousel slides carry it, and a reader view, having
+    # nothing to click, shows them all. Mobile menus carry it too: all links.
+    text = text_length(element)
+    if not text:
+        return True
+    links = sum(text_length(anchor) for anchor in element.iter("a"))
+    return links <= max_link_share * text
+
+
+# Elements never dropped for their class or id: the page and its main content.
+NOT_FURNITURE = ("html", "body", "article", "main")
+
+
+# The attributes whose values name furniture, in the order their elements are listed.
+NAMING = ("class", "id")
+
+
+def owners_of(root: etree._Element, values: set[str]) -> list[etree._Element]:
+    """Return the elements a class, then an id, of the values names: each once, never the page."""
+    owners = elements_valued(root, NAMING, values) if values else []
+    return [element for element in owners if element.tag not in NOT_FURNITURE]
+
+
+def holds_article(element: etree._Element) -> bool:
+    """Tell whether a chrome element wraps the article itself (some sites do)."""
+    return next(element.iterdescendants("article", "main", "h1"), None) is not None

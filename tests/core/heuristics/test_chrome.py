@@ -1,0 +1,72 @@
+"""Tests for addon.core.heuristics.chrome."""
+
+
+import lxml.html
+
+from addon.core.heuristics.chrome import drop_chrome
+
+
+def _without_chrome(body: str) -> lxml.html.HtmlElement:
+    """Parse a page body and drop its chrome as the default share allows."""
+    root = lxml.html.document_fromstring(f"<body>{body}</body>")
+    drop_chrome(root, max_share=0.5)
+    return root
+
+
+def test_chrome_outside_the_article_is_dropped_inside_kept() -> None:
+    page = (
+        "<body><nav>menu</nav><header>site</header><article><header>byline</header>"
+        "<p>story</p><footer>tags</footer></article><aside>ads</aside>"
+        "<form><input value='q'><button>Go</button></form><footer>legal</footer></body>"
+    )
+    root = lxml.html.document_fromstring(page)
+    drop_chrome(root)
+    assert " ".join(" ".join(root.itertext()).split()) == "byline story tags"
+
+
+def test_a_form_wrapping_the_page_keeps_its_content_but_not_its_controls() -> None:
+    page = (
+        "<body><form action='/x'><input name='__VIEWSTATE' value='abc'>"
+        "<p>The whole page lives in one form.</p><label>Zip</label><button>Go</button>"
+        "</form></body>"
+    )
+    root = lxml.html.document_fromstring(page)
+    drop_chrome(root)
+    assert not root.xpath("//form | //input | //label | //button")
+    assert " ".join(root.text_content().split()) == "The whole page lives in one form."
+
+
+def test_chrome_wrapping_the_headline_is_kept() -> None:
+    root = lxml.html.document_fromstring("<body><header><h1>Headline</h1></header><p>x</p></body>")
+    drop_chrome(root)
+    assert root.xpath("//h1")
+
+
+def test_a_button_left_open_around_the_page_is_unwrapped_small_ones_dropped() -> None:
+    story = "The story goes on. " * 20
+    root = lxml.html.document_fromstring(
+        f"<body><button>Menu</button><label>Search</label><button><div><p>{story}</p></div>"
+        "</button></body>"
+    )
+    drop_chrome(root)
+    assert not root.xpath("//button | //label")
+    assert root.text_content() == story
+
+
+def test_dialogs_are_dropped_unless_they_hold_the_page() -> None:
+    story = "The story itself. " * 20
+    root = _without_chrome(
+        f"<div role='dialog'><p>We use cookies.</p></div><p>{story}</p>"
+        "<div aria-modal='true'>Subscribe!</div><dialog>Sign in</dialog>"
+    )
+    assert " ".join(root.text_content().split()) == story.strip()
+
+
+def test_controls_and_labelled_controls_go_together_with_the_chrome() -> None:
+    story = "A story long enough to be the page. " * 10
+    root = _without_chrome(
+        f"<nav>menu <button>Open</button></nav><form><label><p>{story}</p></label>"
+        "<select><option>Choose one</option></select><svg><text>icon</text></svg></form>"
+    )
+    assert not root.xpath("//nav | //form | //label | //select | //svg | //button")
+    assert root.text_content() == story

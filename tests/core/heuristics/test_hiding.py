@@ -1,0 +1,141 @@
+"""Tests for addon.core.heuristics.hiding."""
+
+from collections.abc import Callable
+
+import lxml.html
+import pytest
+
+from addon.core.heuristics.hiding import drop_hidden, drop_non_content, keeps_unvoiced
+from addon.core.heuristics.parse import parse, strip_premature_end_tags
+
+
+def _text_after(html: str, step: Callable[[lxml.html.HtmlElement], None]) -> str:
+    """Parse a page, run one preprocessing step on it, return its text, spaces collapsed."""
+    root = parse(html)
+    assert root is not None
+    step(root)
+    return " ".join(" ".join(root.itertext()).split())
+
+
+def _text(html: str) -> str:
+    return _text_after(html, drop_non_content)
+
+
+def _unvoiced_kept(html: str, share: float | None) -> str:
+    return _text_after(html, lambda root: drop_hidden(root, unvoiced_max_link_share=share))
+
+
+def _placed(html: str) -> str:
+    return _text_after(html, lambda root: drop_non_content(root, place_streamed=True))
+
+
+def test_premature_end_tags_do_not_cut_the_page() -> None:
+    page = "<html><body><p>first</p></body></html><p>second, after the trap</p></body></html>"
+    assert strip_premature_end_tags(page).count("</body>") == 0
+    assert _text(page) == "first second, after the trap"
+
+
+def test_scripts_styles_templates_and_comments_are_dropped() -> None:
+    page = (
+        "<body><script>var x = 'script text';</script><style>p{}</style>"
+        "<template><p>template text</p></template><!-- comment --><p>kept</p></body>"
+    )
+    assert _text(page) == "kept"
+
+
+def test_noscript_with_real_posts_is_kept_and_a_pixel_noscript_dropped() -> None:
+    post = "A forum post written by a person, long enough to be real content. " * 4
+    page = (
+        f"<body><noscript><img src='/pixel.gif'></noscript>"
+        f"<noscript><div class='post'>{post}</div></noscript></body>"
+    )
+    root = parse(page)
+    assert root is not None
+    drop_non_content(root)
+    assert not root.xpath("//noscript")
+    assert not root.xpath("//img")
+    assert root.xpath("//div[@class='post']")
+
+
+def test_hidden_elements_are_dropped() -> None:
+    page = (
+        "<body><div hidden>a</div><div style='display: none'>b</div>"
+        "<div aria-hidden='true'>c</div><p>d</p></body>"
+    )
+    assert _text(page) == "d"
+
+
+def test_aria_hidden_panels_are_kept_and_aria_hidden_menus_dropped() -> None:
+    page = (
+        "<body><div role='tabpanel'><p>Open tab.</p></div>"
+        "<div role='tabpanel' aria-hidden='true'><p>Closed tab with "
+        "<a href='/x'>a link</a> in its prose.</p></div>"
+        "<div aria-hidden='true'><a href='/a'>Home</a> <a href='/b'>Shop</a></div>"
+        "<div aria-hidden='true' hidden>Hidden twice.</div>"
+        "<div aria-hidden='true' style='display:none'>Styled away.</div></body>"
+    )
+    assert _unvoiced_kept(page, 0.5) == "Open tab. Closed tab with a link in its prose."
+    # Without the share every aria-hidden element goes, as before.
+    assert _unvoiced_kept(page, None) == "Open tab."
+
+
+def test_keeps_unvoiced_weighs_link_text_against_all_text() -> None:
+    def first(html: str) -> lxml.html.HtmlElement:
+        root = parse(html)
+        assert root is not None
+        return next(root.iter("div"))
+
+    assert keeps_unvoiced(first("<div aria-hidden='true'><i></i></div>"), 0.5)
+    assert keeps_unvoiced(first("<div>an answer of words <a>one link</a></div>"), 0.5)
+    assert not keeps_unvoiced(first("<div>x <a>menu entry</a> <a>another</a></div>"), 0.5)
+    assert not keeps_unvoiced(first("<div><a>only a link</a></div>"), 0.99)
+
+
+def test_hidden_styles_follow_the_xpath_reading() -> None:
+    page = (
+        "<body><div style='DISPLAY : NONE'>a</div><div style='color:red;Display:None'>b</div>"
+        "<div style='display:\tnone'>c</div><div style='display:block'>d</div>"
+        "<div aria-hidden='TRUE'>e</div><p>f</p></body>"
+    )
+    # Only spaces are ignored and only the letters of "display none" lowered, as
+    # translate(@style, 'DISPLAYNOE ', 'displaynoe') reads them; aria-hidden is exact.
+    assert _text(page) == "c d e f"
+
+
+def test_hidden_elements_are_kept_when_they_hold_the_page() -> None:
+    story = "The story, revealed by script. " * 20
+    page = f"<body><div style='display:none'><p>{story}</p></div><p hidden>Menu</p></body>"
+    assert _text(page) == story.strip()
+
+
+def test_streamed_segments_take_their_slots_and_show() -> None:
+    page = (
+        "<body><h1>Title</h1><template id='B:0'></template><p>Loading</p>"
+        "<p>Footer</p><div hidden id='S:0'><p>The article.</p></div> tail"
+        "<script>$RC(\"B:0\",\"S:0\")</script></body>"
+    )
+    assert _placed(page) == "Title The article. Loading Footer tail"
+    assert _text(page) == "Title Loading Footer tail"
+
+
+@pytest.mark.parametrize(
+    ("page", "expected"),
+    [
+        pytest.param(
+            "<body><template id='B:a'></template><p>middle</p><template id='P:1'></template>"
+            "<div hidden id='S:1'>last <template id='B:2'></template></div>"
+            "<div hidden id='S:a'>first</div><div hidden id='S:2'>nested</div></body>",
+            "first middle last nested",
+            id="boundaries-and-placeholders-of-their-number",
+        ),
+        pytest.param(
+            "<body><p>The visible paragraph outweighs the rest.</p>"
+            "<div hidden id='S:7'>orphan</div>"
+            "<div hidden id='S:8'><template id='B:8'></template>inside itself</div></body>",
+            "The visible paragraph outweighs the rest.",
+            id="no-slot-or-its-own-slot-stays-hidden",
+        ),
+    ],
+)
+def test_streamed_segments_find_only_their_own_slots(page: str, expected: str) -> None:
+    assert _placed(page) == expected
