@@ -1,5 +1,6 @@
 """Tests for addon.core.heuristics.chrome."""
 
+from __future__ import annotations
 
 import lxml.html
 

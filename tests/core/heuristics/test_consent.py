@@ -1,5 +1,7 @@
 """Tests for addon.core.heuristics.consent."""
 
+from __future__ import annotations
+
 import re
 import warnings
 

@@ -1,32 +1,25 @@
 """Tests for addon.core.heuristics.hiding."""
 
-from collections.abc import Callable
+from __future__ import annotations
 
 import lxml.html
 import pytest
+from fragments import text_after
 
 from addon.core.heuristics.hiding import drop_hidden, drop_non_content, keeps_unvoiced
 from addon.core.heuristics.parse import parse, strip_premature_end_tags
 
 
-def _text_after(html: str, step: Callable[[lxml.html.HtmlElement], None]) -> str:
-    """Parse a page, run one preprocessing step on it, return its text, spaces collapsed."""
-    root = parse(html)
-    assert root is not None
-    step(root)
-    return " ".join(" ".join(root.itertext()).split())
-
-
 def _text(html: str) -> str:
-    return _text_after(html, drop_non_content)
+    return text_after(html, drop_non_content)
 
 
 def _unvoiced_kept(html: str, share: float | None) -> str:
-    return _text_after(html, lambda root: drop_hidden(root, unvoiced_max_link_share=share))
+    return text_after(html, lambda root: drop_hidden(root, unvoiced_max_link_share=share))
 
 
 def _placed(html: str) -> str:
-    return _text_after(html, lambda root: drop_non_content(root, place_streamed=True))
+    return text_after(html, lambda root: drop_non_content(root, place_streamed=True))
 
 
 def test_premature_end_tags_do_not_cut_the_page() -> None:

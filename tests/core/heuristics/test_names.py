@@ -1,17 +1,19 @@
 """Preprocessing: parsing traps and what is dropped before line building."""
 
+from __future__ import annotations
+
 import re
-from collections.abc import Callable
 from dataclasses import replace
 
 import lxml.html
 import pytest
+from fragments import text_after
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
 from addon.core.heuristics.chrome import drop_chrome
-from addon.core.heuristics.hiding import drop_hidden, drop_non_content
+from addon.core.heuristics.hiding import drop_non_content
 from addon.core.heuristics.names import (
     _VARIANTS_SPELLED,
     _matching_values,
@@ -28,9 +30,6 @@ from addon.core.heuristics.names import (
     page_names,
     review_sections,
     spell_out,
-)
-from addon.core.heuristics.parse import (
-    parse,
 )
 from addon.core.params import (
     ALGORITHMS,
@@ -59,22 +58,6 @@ def _drop_named(
         footer_max_share=footer_max_share,
         review_max_sections=0,
     )
-
-
-def _text_after(html: str, step: Callable[[lxml.html.HtmlElement], None]) -> str:
-    """Parse a page, run one preprocessing step on it, return its text, spaces collapsed."""
-    root = parse(html)
-    assert root is not None
-    step(root)
-    return " ".join(" ".join(root.itertext()).split())
-
-
-def _text(html: str) -> str:
-    return _text_after(html, drop_non_content)
-
-
-def _unvoiced_kept(html: str, share: float | None) -> str:
-    return _text_after(html, lambda root: drop_hidden(root, unvoiced_max_link_share=share))
 
 
 @pytest.mark.parametrize(
@@ -584,6 +567,6 @@ def test_without_a_banner_nothing_is_counted_and_furniture_still_goes() -> None:
 
 
 def _placed(html: str) -> str:
-    return _text_after(html, lambda root: drop_non_content(root, place_streamed=True))
+    return text_after(html, lambda root: drop_non_content(root, place_streamed=True))
 
 

@@ -1,5 +1,6 @@
 """Tests for addon.core.heuristics.parse."""
 
+from __future__ import annotations
 
 import lxml.html
 from hypothesis import given, settings

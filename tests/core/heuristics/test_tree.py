@@ -1,5 +1,7 @@
 """From selected lines back to subtrees: link-dense lines, listings, enclosing the headline."""
 
+from __future__ import annotations
+
 from dataclasses import replace
 
 import lxml.html

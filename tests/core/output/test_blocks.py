@@ -12,7 +12,7 @@ from pathlib import Path
 
 import lxml.html
 import pytest
-from fragments import body_of
+from fragments import HOLDERS, THOROUGH, body_of, holder_of_specs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
@@ -21,7 +21,6 @@ from lxml.html import HtmlElement
 from addon.core.output.blocks import _context, _finish, _Flow, build_blocks, is_layout_table
 from addon.core.output.furniture import (
     _TOKEN_RE,
-    furniture_pattern,
     trim_rules,
 )
 from addon.core.output.sanitise import (
@@ -37,7 +36,6 @@ from addon.core.output.text import (
     _serialise,
     plain_text,
 )
-from addon.core.params import FURNITURE_HEADINGS
 from addon.core.result import Block
 
 SHARED = Path(__file__).resolve().parents[4] / "shared"
@@ -713,41 +711,6 @@ def test_headings_inside_table_cells_are_unwrapped() -> None:
     assert "<td>Platform</td>" in table.html
 
 
-FURNITURE = furniture_pattern(FURNITURE_HEADINGS)
-
-
-def _text_blocks(*items: tuple[str, str]) -> tuple[Block, ...]:
-    return tuple(Block(kind, f"<{kind}>{text}</{kind}>", text) for kind, text in items)
-
-
-_ARTICLE_THEN_FURNITURE = (
-    ("p", "The article's first paragraph, long enough to carry the page."),
-    ("h3", "Why it matters"),
-    ("p", "The article's second paragraph, also long enough to count."),
-    ("h4", "Related posts"),
-    ("ul", "Another story\nA third story"),
-    ("h2", "Leave a reply"),
-    ("p", "Your email address will not be published."),
-)
-_BOX_IN_ARTICLE = (
-    ("p", "A short lead."),
-    ("h3", "Related stories"),
-    ("p", "The article goes on after the box with most of its text, " * 3),
-    ("p", "Share"),
-)
-_LABEL_AFTER_ARTICLE = (
-    ("p", "The article's only paragraph, long enough to carry the page. " * 2),
-    ("p", "Was this page helpful?"),
-    ("p", "Yes No"),
-)
-_THREAD_WITH_SHORT_POSTS = (
-    ("p", "The first post of the thread, long enough to carry the page. " * 2),
-    ("p", "Share"),
-    ("p", "More from the author of this thread and many other people here"),
-    ("p", "The second post of the thread."),
-)
-
-
 def test_lowering_never_joins_two_words() -> None:
     # A non-word character (re's \w: str.isalnum() or "_") never lowers to one
     # holding a word character, and a word character never lowers to none: so a
@@ -780,68 +743,9 @@ _LABEL_GAPS = st.sampled_from([" ", "", "? ", ", ", "-", "\u0307", "  "])
 BASE = "https://example.com/news/story.html"
 Blocks = tuple[Block, ...]
 
-# Tags a cleaned block may hold, a few attributes, and text with the characters
-# the serialisers treat specially.
-_INNER = (
-    *("a", "em", "strong", "b", "i", "code", "sub", "small", "abbr", "q", "time", "s", "u"),
-    *("br", "img", "p", "h2", "h3", "ul", "ol", "li", "dl", "dt", "dd", "pre", "blockquote"),
-    *("figure", "figcaption", "hr", "table", "caption", "tbody", "tr", "th", "td"),
-)
-_ROOTS = ("p", "h2", "ul", "ol", "dl", "pre", "blockquote", "figure", "table", "hr")
-_VOID = {"br", "img", "hr"}
-_TEXTS = st.sampled_from(["x", " ", "\n", "y z", "\u00a0", "&", "<b>", "\t", "\r", '"q"', "é"])
 
-
-@st.composite
-def _trees(draw: st.DrawFn, depth: int = 0) -> list[tuple[str, bool, list[object]]]:
-    """Draw a list of (tag, with lang, children) element specs mixed with text."""
-    items: list[object] = []
-    for _ in range(draw(st.integers(0, 3 if depth < 4 else 0))):
-        if draw(st.booleans()):
-            items.append(draw(_TEXTS))
-            continue
-        tag = draw(st.sampled_from(_INNER))
-        children = [] if tag in _VOID else draw(_trees(depth + 1))
-        items.append((tag, draw(st.booleans()), children))
-    return items  # type: ignore[return-value]
-
-
-def _build(parent: etree._Element, items: list[object]) -> None:
-    """Append element specs and text to an lxml element."""
-    for item in items:
-        if isinstance(item, str):
-            if len(parent):
-                parent[-1].tail = (parent[-1].tail or "") + item
-            else:
-                parent.text = (parent.text or "") + item
-            continue
-        tag, lang, children = item  # type: ignore[misc]
-        child = etree.SubElement(parent, tag)
-        if lang:
-            child.set("lang", "en")
-        if tag == "a":
-            child.set("href", "https://example.com/a")
-        if tag == "img":
-            child.set("src", "https://example.com/i.png")
-            child.set("alt", "")
-        _build(child, children)
-
-
-def _holder(blocks: list[tuple[str, list[object]]]) -> etree._Element:
-    holder = etree.Element("div")
-    for tag, items in blocks:
-        _build(etree.SubElement(holder, tag), [] if tag == "hr" else items)
-    return holder
-
-
-_BLOCKS = st.lists(st.tuples(st.sampled_from(_ROOTS), _trees()), min_size=1, max_size=6)
-# A fresh holder of blocks per example; each fast path is checked on many of them.
-_HOLDERS = _BLOCKS.map(_holder)
-_THOROUGH = settings(max_examples=300, deadline=None)
-
-
-@_THOROUGH
-@given(_HOLDERS)
+@THOROUGH
+@given(HOLDERS)
 def test_one_nh3_call_gives_each_block_what_its_own_call_gives(holder: etree._Element) -> None:
     sources = [_serialise(block) for block in holder]
     joint = Sanitiser(holder, sources, True).clean(sources)
@@ -865,7 +769,7 @@ def _stored(tag: str, text: str) -> str | None:
     return _serialise(element)
 
 
-@_THOROUGH
+@THOROUGH
 @given(st.sampled_from(["p", "h2", "h6", "h1", "pre", "li"]), _ANY_TEXT)
 def test_a_block_passed_as_plain_is_what_nh3_gives_back(tag: str, text: str) -> None:
     source = _stored(tag, text)
@@ -876,7 +780,7 @@ def test_a_block_passed_as_plain_is_what_nh3_gives_back(tag: str, text: str) -> 
 def test_an_empty_list_item_keeps_its_block_out_of_the_joint_call() -> None:
     # lxml writes no end tag for an empty li: in one call the item would stay open
     # and take in the next block.
-    holder = _holder([("p", [("b", False, [("li", False, [])])]), ("p", ["after"])])
+    holder = holder_of_specs([("p", [("b", False, [("li", False, [])])]), ("p", ["after"])])
     sources = [_serialise(block) for block in holder]
     assert "</li>" not in sources[0]
     assert not _closes_alike(sources[0])
@@ -952,8 +856,8 @@ def test_text_inside_a_void_element_still_counts() -> None:
     ]
 
 
-@_THOROUGH
-@given(_HOLDERS)
+@THOROUGH
+@given(HOLDERS)
 def test_the_h1_test_stops_at_the_first_and_finds_what_iteration_finds(
     holder: etree._Element,
 ) -> None:

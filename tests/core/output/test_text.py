@@ -6,7 +6,8 @@ import copy
 import re
 import sys
 
-from hypothesis import given, settings
+from fragments import HOLDERS, THOROUGH
+from hypothesis import given
 from hypothesis import strategies as st
 from lxml import etree
 
@@ -35,74 +36,6 @@ def test_reading_minutes() -> None:
     assert reading_minutes(1000, wpm=100) == 10
 
 
-# Tags a cleaned block may hold, a few attributes, and text with the characters
-# the serialisers treat specially.
-_INNER = (
-    *("a", "em", "strong", "b", "i", "code", "sub", "small", "abbr", "q", "time", "s", "u"),
-    *("br", "img", "p", "h2", "h3", "ul", "ol", "li", "dl", "dt", "dd", "pre", "blockquote"),
-    *("figure", "figcaption", "hr", "table", "caption", "tbody", "tr", "th", "td"),
-)
-
-
-_ROOTS = ("p", "h2", "ul", "ol", "dl", "pre", "blockquote", "figure", "table", "hr")
-
-
-_VOID = {"br", "img", "hr"}
-
-
-_TEXTS = st.sampled_from(["x", " ", "\n", "y z", "\u00a0", "&", "<b>", "\t", "\r", '"q"', "é"])
-
-
-@st.composite
-def _trees(draw: st.DrawFn, depth: int = 0) -> list[tuple[str, bool, list[object]]]:
-    """Draw a list of (tag, with lang, children) element specs mixed with text."""
-    items: list[object] = []
-    for _ in range(draw(st.integers(0, 3 if depth < 4 else 0))):
-        if draw(st.booleans()):
-            items.append(draw(_TEXTS))
-            continue
-        tag = draw(st.sampled_from(_INNER))
-        children = [] if tag in _VOID else draw(_trees(depth + 1))
-        items.append((tag, draw(st.booleans()), children))
-    return items  # type: ignore[return-value]
-
-
-def _build(parent: etree._Element, items: list[object]) -> None:
-    """Append element specs and text to an lxml element."""
-    for item in items:
-        if isinstance(item, str):
-            if len(parent):
-                parent[-1].tail = (parent[-1].tail or "") + item
-            else:
-                parent.text = (parent.text or "") + item
-            continue
-        tag, lang, children = item  # type: ignore[misc]
-        child = etree.SubElement(parent, tag)
-        if lang:
-            child.set("lang", "en")
-        if tag == "a":
-            child.set("href", "https://example.com/a")
-        if tag == "img":
-            child.set("src", "https://example.com/i.png")
-            child.set("alt", "")
-        _build(child, children)
-
-
-def _holder(blocks: list[tuple[str, list[object]]]) -> etree._Element:
-    holder = etree.Element("div")
-    for tag, items in blocks:
-        _build(etree.SubElement(holder, tag), [] if tag == "hr" else items)
-    return holder
-
-
-_BLOCKS = st.lists(st.tuples(st.sampled_from(_ROOTS), _trees()), min_size=1, max_size=6)
-
-
-# A fresh holder of blocks per example; each fast path is checked on many of them.
-_HOLDERS = _BLOCKS.map(_holder)
-
-
-_THOROUGH = settings(max_examples=300, deadline=None)
 
 
 _PLAIN_WORDS = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+"
@@ -115,16 +48,16 @@ _WORD_ALPHABET = (
 )
 
 
-@_THOROUGH
-@given(_HOLDERS)
+@THOROUGH
+@given(HOLDERS)
 def test_one_serialisation_gives_each_block_what_its_own_gives(holder: etree._Element) -> None:
     roots = list(holder)
     expected = [_serialise(block) for block in roots]
     assert serialise_all(holder, roots) == expected
 
 
-@_THOROUGH
-@given(_HOLDERS)
+@THOROUGH
+@given(HOLDERS)
 def test_text_written_for_all_blocks_at_once_is_the_text_of_each_marked_tree(
     holder: etree._Element,
 ) -> None:
