@@ -7,13 +7,10 @@ from dataclasses import replace
 
 import lxml.html
 import pytest
-from fragments import text_after
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from addon.core.heuristics.chrome import drop_chrome
-from addon.core.heuristics.hiding import drop_non_content
 from addon.core.heuristics.names import (
     _VARIANTS_SPELLED,
     _matching_values,
@@ -227,13 +224,6 @@ def test_review_sections_keep_only_the_outermost() -> None:
     assert review_sections([outer, inner], root, max_sections=0) == []
 
 
-def _without_chrome(body: str) -> lxml.html.HtmlElement:
-    """Parse a page body and drop its chrome as the default share allows."""
-    root = lxml.html.document_fromstring(f"<body>{body}</body>")
-    drop_chrome(root, max_share=0.5)
-    return root
-
-
 def test_boilerplate_names_match_as_the_pattern_reads_them() -> None:
     story = "Words of the story. " * 30
     root = lxml.html.document_fromstring(
@@ -418,10 +408,6 @@ def test_the_named_variants_words_are_spelled_out_as_for_any_pattern() -> None:
     assert _spelled_out(re.compile(variant.pattern)) is None
 
 
-# Every character str.isspace() accepts, for the UTF-8 bytes path.
-_SPACES = [chr(code) for code in range(0x3001) if chr(code).isspace()]
-
-
 _POST = "<p>" + "A post long enough to be a post, not an icon. " * 3 + "</p>"
 
 
@@ -520,10 +506,6 @@ def test_furniture_named_beside_the_footer_keeps_the_furniture_share() -> None:
     assert page.text_content().count("story itself") == 16  # both stories stay
 
 
-PATTERN_PIECES = ["a", "b", "ab", "-", "_", "|", "?", "*", "+", "{1,2}", "(", ")", "(?:", "[", "]",
-                  "[|]", "[a(]", "^", "$", ".", "\\w", " ", "C"]  # fmt: skip
-
-
 def _drop_furniture_and_banners(root: lxml.html.HtmlElement) -> int:
     """Drop the furniture and consent banners as the default does; return the banners' text."""
     return drop_named_furniture(
@@ -564,9 +546,5 @@ def test_without_a_banner_nothing_is_counted_and_furniture_still_goes() -> None:
     )
     assert _drop_furniture_and_banners(root) == 0
     assert root.text_content() == "The story."
-
-
-def _placed(html: str) -> str:
-    return text_after(html, lambda root: drop_non_content(root, place_streamed=True))
 
 

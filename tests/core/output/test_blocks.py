@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import gzip
 import importlib.util
-import re
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -20,7 +19,6 @@ from lxml.html import HtmlElement
 
 from addon.core.output.blocks import _context, _finish, _Flow, build_blocks, is_layout_table
 from addon.core.output.furniture import (
-    _TOKEN_RE,
     trim_rules,
 )
 from addon.core.output.sanitise import (
@@ -726,18 +724,6 @@ def test_lowering_never_joins_two_words() -> None:
         assert any(map(word, lowered)) if word(ch) else not any(map(word, lowered)), hex(code)
 
 
-def _label_by_lowered_words(text: str, pattern: re.Pattern[str], max_label_words: int) -> bool:
-    """Read a paragraph as a label as the furniture cut did before its early way out."""
-    words = _TOKEN_RE.findall(text.lower())[: max_label_words + 1]
-    return 2 <= len(words) <= max_label_words and pattern.fullmatch(" ".join(words)) is not None
-
-
-_LABEL_WORDS = st.sampled_from(
-    ["Related", "articles", "ART\u0130CLES", "\u0130", "_", "x1", "Was", "this", "page", "helpful"]
-)
-_LABEL_GAPS = st.sampled_from([" ", "", "? ", ", ", "-", "\u0307", "  "])
-
-
 # --- The fast paths of the output stage: each gives what the plain way gives
 
 BASE = "https://example.com/news/story.html"
@@ -867,14 +853,6 @@ def test_the_h1_test_stops_at_the_first_and_finds_what_iteration_finds(
     roots = list(holder)
     expected = any(next(root.iter("h1"), None) is not None for root in roots)
     assert _context(roots, BASE, ()).shift_headings == expected  # type: ignore[arg-type]
-
-
-_PLAIN_WORDS = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+"
-# Letters, digits, CJK; and the CJK-range characters that are no letters (゠ ・
-# and a combining mark), numbers str.isalnum takes (² ½ ٣), a combining accent.
-_WORD_ALPHABET = (
-    "ab1_ \u00e9\u0436\u65e5\u672c\u3042'-\n\u30a0\u30fb\u30fc\u3099\u00b2\u00bd\u0663\u0301"
-)
 
 
 def test_the_compiled_word_count_is_built() -> None:
