@@ -60,14 +60,43 @@ def drop_named_furniture(
     marking = join_words(words, footer_words, review_words)
     if not marking:
         return held
+    marked = _marked(root, boilerplate_pattern(marking), names)
     furniture, footers, reviews = _sort_marked(
-        _marked(root, boilerplate_pattern(marking), names), words, review_words, names
+        [element for element in marked if not in_running_text(element)],
+        words,
+        review_words,
+        names,
     )
     drop_unless_main(furniture, root, max_share=max_share)
     drop_unless_main(footers, root, max_share=footer_max_share)
     sections = review_sections(reviews, root, max_sections=review_max_sections)
     drop_unless_main(sections, root, max_share=max_share)
     return held
+
+
+# Phrasing elements: inside a sentence they are its words, whatever their class
+# says (a study text's note links are <a class="popup">).
+_PHRASING = frozenset(
+    {
+        "a", "abbr", "b", "cite", "code", "em", "font", "i", "kbd", "mark", "q", "s",
+        "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var",
+    }
+)  # fmt: skip
+
+
+def in_running_text(element: etree._Element) -> bool:
+    """Tell whether a phrasing element stands inside a sentence: a word beside it."""
+    parent = element.getparent()
+    if element.tag not in _PHRASING or parent is None:
+        return False
+    before = element.getprevious()
+    text_before = parent.text if before is None else before.tail
+    # Words, not separators: a breadcrumb's links stand between "»" and "/".
+    beside = f"{text_before or ''} {element.tail or ''}"
+    return _WORD.search(beside) is not None
+
+
+_WORD = re.compile(r"[^\W_]")
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,6 +126,28 @@ def test_boilerplate_elements_are_dropped_unless_they_hold_the_page() -> None:
     assert root.xpath("//div[@class='related']")
 
 
+def test_a_phrasing_element_inside_a_sentence_is_kept_whatever_its_class() -> None:
+    # A study text's note links are <a class="popup">: dropping them cut words out
+    # of the sentence ("I am a rather elderly man" read "am a man").
+    story = "Words of the story. " * 30
+    root = lxml.html.document_fromstring(
+        f"<body><p><a class='popup' href='#'>I</a> am a <a class='popup'>rather elderly</a> man."
+        f" Of <span class='share'>my</span> work.</p><p>{story}</p>"
+        "<div class='share-popup'><a href='/share'>Share this story</a></div>"
+        "<p>Before the list <a class='popup'>a note</a></p>"
+        "<ul><li><a class='popup' href='/x'>A menu entry alone</a></li></ul>"
+        "<p><span class='breadcrumb'>Home</span> » <span class='breadcrumb'>Guides</span></p>"
+        "</body>"
+    )
+    _drop_named(root, BOILERPLATE_WORDS, "", max_share=0.5, footer_max_share=0.2)
+    text = " ".join(root.text_content().split())
+    assert "I am a rather elderly man. Of my work." in text
+    assert "Before the list a note" in text  # text before it is enough
+    assert "Share this story" not in text  # a block named as furniture still goes
+    assert "A menu entry alone" not in text  # a link with no words beside it goes too
+    assert "Home" not in text and "Guides" not in text  # separators are no words
+
+
 _STORY = "Words of the story. " * 30
 _DESCRIPTION = "A linen dress cut loose, with two pockets and a side zip. " * 8
 
