@@ -1,6 +1,6 @@
-"""Types of the compiled line walk and heading text (addon/core/_lines.pyx)."""
+"""Types of the compiled line walk (addon/core/_lines.pyx)."""
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 
 from lxml import etree
 
@@ -14,6 +14,3 @@ def build_lines(
     offset: int,
     cap: int,
 ) -> list[Line]: ...
-def heading_text(
-    element: etree._Element, max_nodes: int, permalinks: Collection[str]
-) -> str | None: ...

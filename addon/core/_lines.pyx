@@ -15,16 +15,8 @@ from libc.string cimport memcpy, strlen
 from lxml.includes cimport tree
 from lxml.includes.etreepublic cimport _Document, _Element, elementFactory, import_lxml__etree
 
-from addon.core._libxml cimport (
-    attribute_value,
-    is_text,
-    named_attribute,
-    same_name,
-    string_chars,
-    utf8_chars,
-)
+from addon.core._libxml cimport is_text, same_name, string_chars, utf8_chars
 
-from addon.core.dom import text_content
 from addon.core.paper.lines import BLOCK_TAGS, VOID_TAGS
 
 import_lxml__etree()
@@ -375,79 +367,3 @@ def build_lines(
             walk.leave(top, skip)
             walk.cut()  # the last line
             return walk.lines
-
-
-# --- A headline candidate's text (titlefinder) ---------------------------------
-
-
-cdef bint _is_named(tree.xmlNode* node, const char* name) noexcept nogil:
-    """Tell whether an element has this name and no namespace."""
-    return node.ns == NULL and same_name(<const char*> node.name, name)
-
-
-cdef bint _is_permalink(_Document doc, tree.xmlNode* anchor, permalinks) except -1:
-    """Tell whether an anchor is a heading's permalink marker (`titlefinder._is_permalink`)."""
-    cdef tree.xmlAttr* href = named_attribute(anchor, b"href")
-    if href == NULL or not attribute_value(href).startswith("#"):
-        return False
-    return text_content(elementFactory(doc, anchor)).strip() in permalinks
-
-
-def heading_text(_Element element not None, Py_ssize_t max_nodes, permalinks not None):
-    """Return the text `titlefinder._walk_text` joins for an element, before its white space
-    is collapsed; None past `max_nodes` elements.
-
-    Its text and each element's tail, a space before each br and block and after each
-    block, a permalink anchor's subtree left out. As in lxml's text and tails, the text
-    after a comment or processing instruction belongs to neither.
-    """
-    cdef tree.xmlNode* top = element._c_node
-    cdef tree.xmlNode* parent = top
-    cdef tree.xmlNode* node
-    cdef Py_ssize_t nodes = 1
-    cdef bint collect = True  # the text nodes met now are an element's text or tail
-    cdef list parts = []
-    if nodes > max_nodes:
-        return None
-    if _is_named(top, b"a") and _is_permalink(element._doc, top, permalinks):
-        return ""
-    if _is_named(top, b"br") or _kind(top) & BLOCK:
-        parts.append(b" ")
-    node = top.children
-    while True:
-        while node != NULL:
-            if is_text(node):
-                if collect and node.content != NULL:
-                    parts.append(<bytes> node.content)
-            elif node.type == tree.XML_ELEMENT_NODE:
-                nodes += 1
-                if nodes > max_nodes:
-                    return None
-                if _is_named(node, b"a") and _is_permalink(element._doc, node, permalinks):
-                    if _kind(node) & BLOCK:
-                        parts.append(b" ")
-                    collect = True  # its subtree is skipped; its tail is read
-                elif node.children != NULL:
-                    if _is_named(node, b"br") or _kind(node) & BLOCK:
-                        parts.append(b" ")
-                    parent = node
-                    node = node.children
-                    collect = True
-                    continue
-                else:
-                    if _is_named(node, b"br") or _kind(node) & BLOCK:
-                        parts.append(b" ")
-                    if _kind(node) & BLOCK:
-                        parts.append(b" ")
-                    collect = True
-            elif node.type != tree.XML_XINCLUDE_START and node.type != tree.XML_XINCLUDE_END:
-                collect = False  # a comment's or processing instruction's tail
-            node = node.next
-        if parent == top:
-            break
-        if _kind(parent) & BLOCK:  # the end of an element with children
-            parts.append(b" ")
-        collect = True
-        node = parent.next
-        parent = parent.parent
-    return b"".join(parts).decode("utf-8")

@@ -7,11 +7,9 @@ a cell mark before a cell's, a pre's whitespace swapped for marks, a block
 end after each block. libxslt spends most of its time on that call setting
 up the transformation (docs/performance.md, "Eighth round"); this walk over
 libxml2's nodes writes the same characters, which the tests check on the
-golden pages and on random trees. `marked_lines` then makes the plain lines
-of that text in one pass over its characters, the twin of `text.lines_of_marks`.
+golden pages and on random trees.
 """
 
-from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND, Py_UNICODE_ISSPACE
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, strlen
 from lxml.includes cimport tree
@@ -180,55 +178,3 @@ def block_marks(_Element holder not None):
         return out.data[:out.size].decode("utf-8")
     finally:
         free(out.data)
-
-
-cdef inline bint _control(Py_UCS4 c) noexcept nogil:
-    """Tell a character `tags.CONTROL_RE` removes: lxml refuses it."""
-    return c <= 0x1F and c != 0x09 and c != 0x0A and c != 0x0D or c == 0xFFFE or c == 0xFFFF
-
-
-def marked_lines(str text not None):
-    """Return what `text.lines_of_marks` returns: the marked text as plain lines.
-
-    In one pass over the characters: the control characters go, each run of
-    white space (str.split's) becomes one space, the line marks end lines, and
-    the lines are stripped of spaces and joined by a line break, empty ones left out.
-    """
-    return _plain(text, True)
-
-
-cdef str _plain(str text, bint lines):
-    """Collapse the text's white space; with `lines`, drop controls and end lines at marks."""
-    # At most one space or line break goes before each character kept.
-    cdef Py_UCS4* out = <Py_UCS4*> malloc((2 * len(text) + 1) * sizeof(Py_UCS4))
-    if out == NULL:
-        raise MemoryError()
-    cdef Py_ssize_t size = 0
-    cdef bint line_open = False  # the line holds a character other than white space
-    cdef bint space = False  # white space since the line's last character
-    cdef bint written = False  # a line was written: the next one starts with a break
-    cdef Py_UCS4 c
-    try:
-        for c in text:
-            if lines and _control(c):
-                continue
-            if Py_UNICODE_ISSPACE(c):
-                space = line_open
-            elif lines and c == 0xFDD0:  # text._LINE
-                written = written or line_open
-                line_open = space = False
-            else:
-                if not line_open:
-                    if written:
-                        out[size] = 0x0A
-                        size += 1
-                    line_open = True
-                elif space:
-                    out[size] = 0x20
-                    size += 1
-                space = False
-                out[size] = c
-                size += 1
-        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, size)
-    finally:
-        free(out)

@@ -5,7 +5,7 @@ Every page's bytes are searched for `</body>` and `</html>` before parsing
 (thesis §4.3.1's parser trap). The pattern is tried at each "<" of the page;
 this loop looks at the byte after each "<" first and costs a fraction of it
 (docs/performance.md, "Eighth round"). The tests compare both on the golden
-pages and on random bytes. `is_utf8` tells valid UTF-8 without decoding it;
+pages and on random bytes.
 `holds_data_url` tells in one pass what `sanitise.holds_data_url` tells.
 """
 
@@ -16,8 +16,8 @@ from cpython.unicode cimport (
     PyUnicode_DATA,
     PyUnicode_KIND,
 )
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memchr, memcpy
+from libc.stdint cimport uint8_t, uint16_t, uint32_t
+from libc.string cimport memchr
 
 
 cdef inline Py_ssize_t _space(const unsigned char* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
@@ -86,64 +86,6 @@ def premature_ends(bytes source not None):
             spans.append((i, end))
             i = end
     return spans
-
-
-cdef inline Py_ssize_t _sequence(const unsigned char* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
-    """Return the length of the well-formed UTF-8 sequence at s[i] (Unicode Table 3-7), or 0."""
-    cdef unsigned char c = s[i]
-    cdef unsigned char low = 0x80  # the second byte's range, by the lead byte
-    cdef unsigned char high = 0xBF
-    cdef Py_ssize_t length
-    if 0xC2 <= c <= 0xDF:
-        length = 2
-    elif 0xE0 <= c <= 0xEF:
-        length = 3
-        low = 0xA0 if c == 0xE0 else 0x80  # no overlong form
-        high = 0x9F if c == 0xED else 0xBF  # no surrogate
-    elif 0xF0 <= c <= 0xF4:
-        length = 4
-        low = 0x90 if c == 0xF0 else 0x80  # no overlong form
-        high = 0x8F if c == 0xF4 else 0xBF  # nothing past U+10FFFF
-    else:
-        return 0
-    if i + length > n or not low <= s[i + 1] <= high:
-        return 0
-    cdef Py_ssize_t k
-    for k in range(2, length):
-        if not 0x80 <= s[i + k] <= 0xBF:
-            return 0
-    return length
-
-
-cdef bint _valid(const unsigned char* s, Py_ssize_t n) noexcept nogil:
-    """Tell whether n bytes are well-formed UTF-8, ASCII runs eight bytes at a time."""
-    cdef Py_ssize_t i = 0
-    cdef Py_ssize_t length
-    cdef uint64_t word
-    while i < n:
-        if i + 8 <= n:
-            memcpy(&word, s + i, 8)
-            if word & 0x8080808080808080ULL == 0:  # no byte with its top bit set
-                i += 8
-                continue
-        if s[i] < 0x80:
-            i += 1
-            continue
-        length = _sequence(s, i, n)
-        if length == 0:
-            return False
-        i += length
-    return True
-
-
-def is_utf8(bytes data not None):
-    """Tell whether bytes are valid UTF-8: whether data.decode("utf-8") would succeed."""
-    cdef const unsigned char* s = <const unsigned char*> PyBytes_AS_STRING(data)
-    cdef Py_ssize_t n = PyBytes_GET_SIZE(data)
-    cdef bint valid
-    with nogil:
-        valid = _valid(s, n)
-    return valid
 
 
 ctypedef fused unit_t:

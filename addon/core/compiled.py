@@ -25,7 +25,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 # (scripts/bench compiled, docs/performance.md).
 FUNCTIONS: dict[str, str] = {
     "build_lines": "_lines",
-    "heading_text": "_lines",
     "text_length": "_dom",
     "attribute_values": "_dom",
     "attribute_value_set": "_dom",
@@ -35,12 +34,9 @@ FUNCTIONS: dict[str, str] = {
     "elements_holding": "_dom",
     "unlink_all": "_dom",
     "word_count": "_words",
-    "word_hits": "_words",
     "block_marks": "_marks",
-    "marked_lines": "_marks",
     "settle_plain": "_allow",
     "premature_ends": "_scan",
-    "is_utf8": "_scan",
     "holds_data_url": "_scan",
 }
 NO_EXTENSIONS = "PLAINVIEW_NO_EXTENSIONS"

@@ -15,8 +15,6 @@ from typing import Literal
 import charset_normalizer
 import webencodings
 
-from addon.core import compiled
-
 Source = Literal["bom", "header", "meta", "repaired", "detected", "default"]
 
 _BOMS: tuple[tuple[bytes, str], ...] = (
@@ -274,16 +272,11 @@ def _declared_utf8(body: bytes, source: Source) -> Decoded:
 
 def _as_utf8(body: bytes, source: Source) -> Decoded:
     """Decode as UTF-8, replacing invalid sequences; keep the bytes when they were valid."""
-    if _IS_UTF8 is not None and _IS_UTF8(body):
-        return Decoded(None, "utf-8", source, body)  # decoded when asked for (0.17 ms a page)
     text = body.decode("utf-8", "replace")
     # Each invalid sequence adds a U+FFFD beyond those the bytes spell (EF BF BD, whose
     # lead byte can never be swallowed by a preceding invalid sequence).
     valid = "\ufffd" not in text or text.count("\ufffd") == body.count(b"\xef\xbf\xbd")
     return Decoded(text, "utf-8", source, body if valid else None)
-
-
-_IS_UTF8 = compiled.pick_or_none("is_utf8")
 
 
 def _is_cp1252(body: bytes) -> bool:

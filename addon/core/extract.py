@@ -20,9 +20,7 @@ from addon.core.heuristics.metadata import PageMeta, declares_discussion, read_m
 from addon.core.heuristics.names import (
     PageNames,
     all_furniture_words,
-    boilerplate_pattern,
     drop_named_furniture,
-    join_words,
     opens_discussion,
     page_names,
 )
@@ -36,7 +34,14 @@ from addon.core.output.text import plain_text, word_count
 from addon.core.paper.danag import Selection, select_lines, select_lines_r2l
 from addon.core.paper.lines import Line, build_lines
 from addon.core.paper.titlefinder import Headline, find_headline
-from addon.core.params import ALGORITHMS, DanagParams, ExtendParams, ExtractParams, params_for
+from addon.core.params import (
+    ALGORITHMS,
+    DanagParams,
+    ExtendParams,
+    ExtractParams,
+    Words,
+    params_for,
+)
 from addon.core.result import Article, Block, Diagnostics, Skip
 
 _BINARY_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f]")
@@ -115,34 +120,19 @@ _SNIFFED_CHARS = 4096
 def _extract_tree(
     root: etree._Element, *, url: str | None, params: ExtractParams, clock: _Clock
 ) -> Article | Skip:
-    """Run preprocessing, DANAg, TitleFinder and the output stage on a parsed page."""
+    """Read the page (preprocessing, DANAg, TitleFinder), then write its article (output)."""
+    found = _read_page(root, url=url, params=params, clock=clock)
+    if isinstance(found, Skip):
+        return found
+    return _write_article(found, url=url, params=params, clock=clock)
+
+
+def _read_page(
+    root: etree._Element, *, url: str | None, params: ExtractParams, clock: _Clock
+) -> _Found | Skip:
+    """Read all the article needs from the page: preprocessing, DANAg (ch. 4), TitleFinder."""
     meta = read_metadata(root)
-    drop_non_content(
-        root,
-        unvoiced_max_link_share=(
-            params.extend.unvoiced_max_link_share if params.extend.keep_unvoiced else None
-        ),
-        place_streamed=params.extend.place_streamed,
-    )
-    if params.extend.drop_chrome:
-        drop_chrome(root, max_share=params.extend.chrome_max_share)
-    extend = params.extend
-    # Read once for both steps (the tree does not change between them), with every
-    # class/id word either may ask about.
-    names = page_names(root, all_furniture_words(extend))
-    words = furniture_words(root, extend, names)
-    banners = drop_named_furniture(
-        root,
-        words,
-        extend.footer_words,
-        extend.review_words,
-        max_share=extend.chrome_max_share,
-        footer_max_share=extend.footer_max_share,
-        review_max_sections=extend.review_max_sections,
-        consent_words=extend.consent_words,
-        names=names,
-    )
-    if why := banner_only(root, banners, min_rest=extend.consent_min_rest):
+    if why := preprocess(root, params.extend):
         return Skip(why)
     clock.lap("preprocess")
     lines = build_lines(root, params.danag)
@@ -156,23 +146,60 @@ def _extract_tree(
     chosen = choose_content(lines, selection, headline, params.extend)
     if not chosen.top:
         return Skip("no main content found")
-    base_url = base_of(url, meta.base_href)
-    # Read before the blocks take the content out of the page.
     discussion = bool(params.extend.discussion_post_chars) and declares_discussion(root, meta)
-    blocks = build_blocks(chosen.top, base_url=base_url, drop=chosen.drop)
-    if params.extend.furniture_headings:
-        pattern = furniture_pattern(params.extend.furniture_headings)
+    base_url = base_of(url, meta.base_href)
+    return _Found(lines, selection, headline, chosen, meta, discussion, base_url)
+
+
+def preprocess(root: etree._Element, extend: ExtendParams) -> str:
+    """Drop what is never content: hidden parts, chrome, named furniture; return why to skip, or
+    ""."""
+    drop_non_content(
+        root,
+        unvoiced_max_link_share=extend.unvoiced_max_link_share if extend.keep_unvoiced else None,
+        place_streamed=extend.place_streamed,
+    )
+    if extend.drop_chrome:
+        drop_chrome(root, max_share=extend.chrome_max_share)
+    # Read once for both steps (the tree does not change between them), with every
+    # class/id word either may ask about.
+    names = page_names(root, all_furniture_words(extend))
+    banners = drop_named_furniture(
+        root,
+        furniture_words(root, extend, names),
+        extend.footer_words,
+        extend.review_words,
+        max_share=extend.chrome_max_share,
+        footer_max_share=extend.footer_max_share,
+        review_max_sections=extend.review_max_sections,
+        consent_words=extend.consent_words,
+        names=names,
+    )
+    return banner_only(root, banners, min_rest=extend.consent_min_rest)
+
+
+def _write_article(
+    found: _Found, *, url: str | None, params: ExtractParams, clock: _Clock
+) -> Article | Skip:
+    """Turn the chosen subtrees into the article's blocks, and assemble the Article.
+
+    It gets what was read from the page, never the page itself: building the
+    blocks takes the chosen subtrees out of it (copying them cost 9% of the
+    extraction time, docs/performance.md), so nothing may read the page after.
+    """
+    chosen, extend = found.chosen, params.extend
+    blocks = build_blocks(chosen.top, base_url=found.base_url, drop=chosen.drop)
+    if extend.furniture_headings:
         blocks = cut_furniture_tail(
             blocks,
-            pattern,
-            min_position=params.extend.furniture_min_position,
-            max_label_words=params.extend.furniture_label_words,
+            furniture_pattern(extend.furniture_headings),
+            min_position=extend.furniture_min_position,
+            max_label_words=extend.furniture_label_words,
         )
-    if params.extend.min_repeat_chars:
-        blocks = drop_repeated_blocks(blocks, min_chars=params.extend.min_repeat_chars)
+    if extend.min_repeat_chars:
+        blocks = drop_repeated_blocks(blocks, min_chars=extend.min_repeat_chars)
     blocks = outline(blocks)  # last: the furniture cut may take headings away
     clock.lap("output")
-    found = _Found(lines, selection, headline, chosen, meta, discussion)
     return _article(blocks, found, url=url, params=params, clock=clock)
 
 
@@ -190,18 +217,18 @@ def banner_only(root: etree._Element, banner_chars: int, *, min_rest: int) -> st
 
 def furniture_words(
     root: etree._Element, params: ExtendParams, names: PageNames | None = None
-) -> str:
+) -> Words:
     """Return the class/id words of the page's furniture: with its comments unless a discussion."""
     words, comments = params.boilerplate_words, params.comment_words
     if not comments or opens_discussion(
         root,
-        boilerplate_pattern(comments),
+        comments,
         max_lead=params.discussion_max_lead,
         min_post_chars=params.discussion_min_post_chars,
         names=names,
     ):
         return words
-    return join_words(words, comments)
+    return words | comments
 
 
 def base_of(url: str | None, base_href: str | None) -> str | None:
@@ -230,7 +257,7 @@ def run_danag(lines: Sequence[Line], params: DanagParams) -> Selection:
 
 @dataclass(frozen=True, slots=True)
 class _Found:
-    """What the stages found on one page, for assembling the Article."""
+    """All that was read from one page: what the output stage works from."""
 
     lines: Sequence[Line]
     selection: Selection
@@ -238,6 +265,7 @@ class _Found:
     chosen: Chosen
     meta: PageMeta
     discussion: bool  # the page declares itself a discussion thread (and such are read)
+    base_url: str | None  # what the content's relative links resolve against
 
 
 def _article(
@@ -326,13 +354,20 @@ def _flat_params(params: ExtractParams) -> dict[str, str]:
 def flatten_params(params: ExtractParams) -> dict[str, str]:
     """Flatten the parameters into strings, each named by its group and field."""
     flat = {"algorithm": params.algorithm}
-    # The groups hold scalars only: their fields read directly give what asdict()
-    # gives, without its recursive copy.
+    # The groups hold scalars and word sets only: their fields read directly give
+    # what asdict() gives, without its recursive copy.
     for group in ("danag", "title", "extend"):
         values = getattr(params, group)
         for item in fields(values):
-            flat[f"{group}.{item.name}"] = str(getattr(values, item.name))
+            flat[f"{group}.{item.name}"] = _flat_value(getattr(values, item.name))
     return flat
+
+
+def _flat_value(value: object) -> str:
+    """Write a parameter's value as a string; a set of words sorted, joined by "|"."""
+    if isinstance(value, frozenset):
+        return "|".join(sorted(value))
+    return str(value)
 
 
 # Immutable once built: read by every page.

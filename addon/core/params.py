@@ -5,55 +5,70 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+# A set of class/id words (see heuristics/names.py: a word names an element when
+# it fills one of its class or id tokens, or opens or closes one at a - or _).
+Words = frozenset[str]
+
 # class/id words of page furniture inside the content column (as jusText and
 # Readability use them): share bars, related links, newsletters, ads.
-BOILERPLATE_WORDS = (
-    "related|share|sharing|social|newsletter|subscribe|subscription|promo|advert|ads?|"
-    "sponsor|sponsored|sidebar|breadcrumbs?|cookie|consent|popup|modal|signup|"
-    "recommended|recommendations|more-stories|trending|popular|outbrain|taboola|"
-    "disqus|author-bio|tags|tag-list|pagination|pager|"
-    # the boxes around a post: its author's bio, the legal or affiliate disclaimer,
-    # the e-mail opt-in form, the links to the previous and next post (without them:
-    # even .8455 / odd .8446, article .9493 / .9404, must-not snippets kept 10.1% /
-    # 10.5%; with: .8468 / .8451, article .9510 / .9409, must-not 10.0% / 10.4%).
-    # "disclosure" too: even the same, but it is the ARIA name of a show/hide
-    # widget (a product's details in an accordion): odd .8442, one product .80 lower
-    "about-author|author-box|disclaimer|optin|opt-in|prev-next|post-navigation|post-nav|"
-    # a forum post's furniture: the poster's signature, rank and profile box,
-    # the reactions bar (without them: forum F1 even .696 / odd .672; with: .709 / .683),
-    # the poster's stats beside each post ("Joined", "Messages", "Reaction score") and
-    # rank badge ("New Member"), repeated with every post (without: even .8489 / odd
-    # .8463, forum .772 / .739; userextras alone: even .8495, forum .780; with
-    # userbanner: .8497 / .8468, forum .782 / .746, no page lower);
-    # older engines' poster stats ("Messages", "Likes received"; "410 posts · Joined
-    # 2002") and the hidden per-post menus of another ("Link to comment", "Share on
-    # other sites"), shown only on a click (without: even .8518 / odd .8491, forum
-    # .782 / .746; with: .8521 / .8497, forum .785 / .754, 7 and 5 pages higher, none
-    # lower, article unchanged; the other engine's share menu
-    # and post controls named as such add nothing more; "lastedit", the "Last
-    # edited" note: .85180, 5 pages lower, as the reference's post dates share its words)
-    "signatures?|usertitle|postprofile|reactionsbar|userextras|userbanner|"
-    "extrauserinfo|user-details|ipshide|"
-    # a shop's offers of other products beside the one on the page (WooCommerce's
-    # `up-sells` and `cross-sells` grids, "You may also like"), a shop's name for
-    # related products (without: even .85205, product .5890; with: .85220, product
-    # .5910, must-not snippets kept 9.79% -> 9.72%; 2 product pages higher, none
-    # lower, other types unchanged)
-    "upsells?|up-sells?|cross-sells?|crosssells?"
-)
+BOILERPLATE_WORDS: Words = frozenset(
+    {
+        "related", "share", "sharing", "social", "newsletter", "subscribe", "subscription",
+        "promo", "advert", "ad", "ads", "sponsor", "sponsored", "sidebar", "breadcrumb",
+        "breadcrumbs", "cookie", "consent", "popup", "modal", "signup", "recommended",
+        "recommendations", "more-stories", "trending", "popular", "outbrain", "taboola",
+        "disqus", "author-bio", "tags", "tag-list", "pagination", "pager",
+        # the boxes around a post: its author's bio, the legal or affiliate disclaimer,
+        # the e-mail opt-in form, the links to the previous and next post (without them:
+        # even .8455 / odd .8446, article .9493 / .9404, must-not snippets kept 10.1% /
+        # 10.5%; with: .8468 / .8451, article .9510 / .9409, must-not 10.0% / 10.4%).
+        # "disclosure" too: even the same, but it is the ARIA name of a show/hide
+        # widget (a product's details in an accordion): odd .8442, one product .80 lower
+        "about-author", "author-box", "disclaimer", "optin", "opt-in", "prev-next",
+        "post-navigation", "post-nav",
+        # a forum post's furniture: the poster's signature, rank and profile box,
+        # the reactions bar (without them: forum F1 even .696 / odd .672; with: .709 / .683),
+        # the poster's stats beside each post ("Joined", "Messages", "Reaction score") and
+        # rank badge ("New Member"), repeated with every post (without: even .8489 / odd
+        # .8463, forum .772 / .739; userextras alone: even .8495, forum .780; with
+        # userbanner: .8497 / .8468, forum .782 / .746, no page lower);
+        # older engines' poster stats ("Messages", "Likes received"; "410 posts · Joined
+        # 2002") and the hidden per-post menus of another ("Link to comment", "Share on
+        # other sites"), shown only on a click (without: even .8518 / odd .8491, forum
+        # .782 / .746; with: .8521 / .8497, forum .785 / .754, 7 and 5 pages higher, none
+        # lower, article unchanged; the other engine's share menu
+        # and post controls named as such add nothing more; "lastedit", the "Last
+        # edited" note: .85180, 5 pages lower, as the reference's post dates share its words)
+        "signature", "signatures", "usertitle", "postprofile", "reactionsbar", "userextras",
+        "userbanner", "extrauserinfo", "user-details", "ipshide",
+        # a shop's offers of other products beside the one on the page (WooCommerce's
+        # `up-sells` and `cross-sells` grids, "You may also like"), a shop's name for
+        # related products (without: even .85205, product .5890; with: .85220, product
+        # .5910, must-not snippets kept 9.79% -> 9.72%; 2 product pages higher, none
+        # lower, other types unchanged)
+        "upsell", "upsells", "up-sell", "up-sells", "cross-sell", "cross-sells", "crosssell",
+        "crosssells",
+    }
+)  # fmt: skip
 # class/id words of a page's comments: furniture under an article, the content
 # of a discussion thread (see ExtendParams.discussion_max_lead).
-COMMENT_WORDS = "comments?|comment-list"
+COMMENT_WORDS: Words = frozenset({"comment", "comments", "comment-list"})
 # class/id words of a shop page's customer reviews (see ExtendParams.review_words).
-REVIEW_WORDS = "reviews"
-# class/id words of cookie-consent banners and their managers, in lowercase,
-# matched anywhere in a lowercased name (see ExtendParams.consent_words).
-CONSENT_WORDS = (
-    "consent|onetrust|cookiebot|didomi|usercentrics|qc-cmp|trustarc|truste-|sp_message|"
-    "cookie[ _-]?(?:banner|notice|bar|law|wall|popup)|gdpr"
+REVIEW_WORDS: Words = frozenset({"reviews"})
+# Lowercase text that names a cookie-consent banner or its manager anywhere in a
+# class or id value, inside a token too ("onetrust-consent-sdk",
+# "CybotCookiebotDialog"; see ExtendParams.consent_words).
+CONSENT_WORDS: Words = frozenset(
+    {"consent", "onetrust", "cookiebot", "didomi", "usercentrics", "qc-cmp", "trustarc"}
+    | {"truste-", "sp_message", "gdpr"}
+    | {
+        f"cookie{joint}{thing}"
+        for joint in ("", " ", "_", "-")
+        for thing in ("banner", "notice", "bar", "law", "wall", "popup")
+    }
 )
 # class/id word of the page's footer (copyright, contact and policy links).
-FOOTER_WORDS = "footer"
+FOOTER_WORDS: Words = frozenset({"footer"})
 
 # Headings that name page furniture: related and recommended links, comment
 # invitations, share and follow prompts, tags, newsletters, the author's bio. They
@@ -219,10 +234,10 @@ class ExtendParams:
     # every text line that is not link-dense instead of giving up.
     fallback_all_text: bool = False
     # Remove elements whose class/id words name them as furniture (related,
-    # share, newsletter, ads...); "" = off.
-    boilerplate_words: str = ""
-    # ... and of comments, dropped like them unless the page is a discussion; "" = off.
-    comment_words: str = ""
+    # share, newsletter, ads...); empty = off.
+    boilerplate_words: Words = frozenset()
+    # ... and of comments, dropped like them unless the page is a discussion; empty = off.
+    comment_words: Words = frozenset()
     # A page is a discussion when a comment-marked element of text follows its first
     # <h1> with at most this many characters of text between: a forum marks every
     # post as a comment, the first one too.
@@ -246,8 +261,8 @@ class ExtendParams:
     # "Team size: 11-50" in a listing); 0 = off.
     min_repeat_chars: int = 0
     # Remove elements whose class/id words name them as the page's footer (sites
-    # build it from divs, which the chrome step does not know); "" = off.
-    footer_words: str = ""
+    # build it from divs, which the chrome step does not know); empty = off.
+    footer_words: Words = frozenset()
     # ... when they hold at most this share of the page's text: a footer is a
     # strip of links and fine print, while a layout wrapper named after the
     # footer it sits above ("page1-footer") may hold the whole page.
@@ -260,8 +275,8 @@ class ExtendParams:
     unvoiced_max_link_share: float = 0.5
     # Remove the sections whose class/id words name them as customer reviews: the
     # buyers' opinions under a product's description, left out as comments under
-    # an article are; "" = off.
-    review_words: str = ""
+    # an article are; empty = off.
+    review_words: Words = frozenset()
     # ... when the words name at most this many separate elements: more are parts
     # of a grid's cards (each tile's rating or blurb), the page's content.
     review_max_sections: int = 0
@@ -269,8 +284,9 @@ class ExtendParams:
     # itself (a section's permalink, "#usage"): it names a section, not another page.
     spare_permalink_headings: bool = False
     # Remove elements whose class or id names a cookie-consent banner, whatever
-    # share of the page's text they hold (a lowercase pattern); "" = off.
-    consent_words: str = ""
+    # share of the page's text they hold (lowercase text found anywhere in a class
+    # or id value); empty = off.
+    consent_words: Words = frozenset()
     # ... and when the page keeps fewer than this many characters of text without
     # them, skip it: its content is rendered by script, and a reader view of the
     # banner alone is worse than the original page.

@@ -48,9 +48,9 @@ def test_no_core_module_loads_a_compiled_module_but_the_registry() -> None:
 
 
 def test_a_named_twin_is_picked_instead(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(compiled.TWINS, "word_count, heading_text")
+    monkeypatch.setenv(compiled.TWINS, "word_count, build_lines")
     assert compiled.pick("word_count", len) is len
-    assert compiled.pick_or_none("heading_text") is None
+    assert compiled.pick_or_none("build_lines") is None
     assert compiled.pick_or_none("text_length") is not None
 
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml.html import HtmlElement
 
-from addon.core.decode import Decoded, charset_from_content_type, decode, encoding_name
+from addon.core.decode import Decoded, _as_utf8, charset_from_content_type, decode, encoding_name
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "encodings"
 
@@ -382,3 +382,55 @@ def test_the_head_of_a_page_left_in_utf8_is_its_text_s(text: str, chars: int) ->
     assert lazy.head(chars) == eager[:chars]
     assert lazy.holds_ascii("<") == ("<" in eager)
     assert lazy.text == eager
+
+
+def _strict_utf8(data: bytes) -> bool:
+    """Tell whether Python's strict UTF-8 decoder accepts the bytes (the reference)."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _is_utf8(data: bytes) -> bool:
+    """Tell whether decoding keeps the page's bytes: valid UTF-8 is parsed from them."""
+    return _as_utf8(data, "detected").utf8 is not None
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"plain ASCII, longer than eight bytes",
+        "café Ωμέγα 日本 😀".encode(),
+        b"\xef\xbf\xbd",  # U+FFFD spelled out is valid
+        b"\xc0\xaf",  # overlong
+        b"\xe0\x80\xaf",  # overlong
+        b"\xf0\x80\x80\xaf",  # overlong
+        b"\xed\xa0\x80",  # a surrogate
+        b"\xf4\x90\x80\x80",  # past U+10FFFF
+        b"\xf5\x80\x80\x80",
+        b"abcdefgh\xff",  # after an ASCII run of eight
+        b"abcdefg\xc3",  # cut at the end
+        b"\x80",  # a lone continuation byte
+        b"\xe2\x82",  # cut inside
+    ],
+)
+def test_the_utf8_check_accepts_what_the_strict_decoder_accepts(data: bytes) -> None:
+    assert _is_utf8(data) == _strict_utf8(data)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.text(max_size=6).map(lambda text: text.encode("utf-8", "surrogatepass")),
+            st.binary(max_size=3),
+            st.sampled_from([b"\xc2", b"\xe0\xa0", b"\xed\x9f\xbf", b"\xf0\x90\x80", b"\xf4\x8f"]),
+        ),
+        max_size=12,
+    ).map(b"".join)
+)
+def test_the_utf8_check_is_the_strict_decoder_on_random_bytes(data: bytes) -> None:
+    assert _is_utf8(data) == _strict_utf8(data)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from addon.core.output.text import _block_marks, _marked_lines, lines_of_marks, stylesheet_marks
+from addon.core.output.text import _block_marks, stylesheet_marks
 
 COMPILED = importlib.util.find_spec("addon.core._marks") is not None
 GOLDEN_SOURCES = sorted((Path(__file__).parents[1] / "golden").glob("*/source.html"))
@@ -80,40 +80,3 @@ def test_the_twin_writes_what_the_stylesheet_writes(fragments: list[str]) -> Non
 def test_the_twin_writes_the_golden_pages_as_the_stylesheet_does(source: Path) -> None:
     holder = holder_of(source.read_text(encoding="utf-8"))
     assert _marks(holder) == stylesheet_marks(holder)
-
-
-def _lines(text: str) -> str:
-    from addon.core import _marks
-
-    return _marks.marked_lines(text)
-
-
-def test_the_compiled_lines_are_built_and_used() -> None:
-    assert _marked_lines is not lines_of_marks
-
-
-def test_lines_collapse_white_space_and_drop_control_characters_and_empty_lines() -> None:
-    marked = (
-        "\ufdd0 a \u3000 b \x0bc\ufdd0\ufdd0 \xa0\ufdd0d\ufdd5\ufdd0e\x85\ufdd0\U0001f600 \ufffe"
-    )
-    expected = "a b c\nd\ufdd5\ne\n\U0001f600"
-    assert lines_of_marks(marked) == expected
-    assert _lines(marked) == expected
-    assert _lines("") == lines_of_marks("") == ""
-
-
-# White space of every kind str.split() knows, the control characters lxml
-# refuses (some of them white space too), the marks, ASCII, Latin-1 and beyond.
-_MARKED_TEXT = st.text(
-    alphabet=st.sampled_from(
-        " \t\n\r\x0b\x0c\x1c\x1f\x00\x08\x85\xa0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000"
-        "\ufdd0\ufdd1\ufdd5\ufffe\uffffab\xe9\u05d0\u4e00\U0001f600"
-    ),
-    max_size=60,
-)
-
-
-@settings(max_examples=1000, deadline=None)
-@given(_MARKED_TEXT)
-def test_the_compiled_lines_are_the_string_methods_lines(marked: str) -> None:
-    assert _lines(marked) == lines_of_marks(marked)

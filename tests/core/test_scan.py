@@ -69,59 +69,6 @@ def test_the_scan_reads_the_golden_pages_as_the_pattern_does(source: Path) -> No
     assert _compiled(data) == premature_ends(data)
 
 
-def _strict_utf8(data: bytes) -> bool:
-    """Tell whether Python's strict UTF-8 decoder accepts the bytes (the reference)."""
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
-def _is_utf8(data: bytes) -> bool:
-    from addon.core import _scan
-
-    return _scan.is_utf8(data)
-
-
-@pytest.mark.parametrize(
-    "data",
-    [
-        b"",
-        b"plain ASCII, longer than eight bytes",
-        "café Ωμέγα 日本 😀".encode(),
-        b"\xef\xbf\xbd",  # U+FFFD spelled out is valid
-        b"\xc0\xaf",  # overlong
-        b"\xe0\x80\xaf",  # overlong
-        b"\xf0\x80\x80\xaf",  # overlong
-        b"\xed\xa0\x80",  # a surrogate
-        b"\xf4\x90\x80\x80",  # past U+10FFFF
-        b"\xf5\x80\x80\x80",
-        b"abcdefgh\xff",  # after an ASCII run of eight
-        b"abcdefg\xc3",  # cut at the end
-        b"\x80",  # a lone continuation byte
-        b"\xe2\x82",  # cut inside
-    ],
-)
-def test_the_utf8_check_accepts_what_the_strict_decoder_accepts(data: bytes) -> None:
-    assert _is_utf8(data) == _strict_utf8(data)
-
-
-@settings(max_examples=2000, deadline=None)
-@given(
-    st.lists(
-        st.one_of(
-            st.text(max_size=6).map(lambda text: text.encode("utf-8", "surrogatepass")),
-            st.binary(max_size=3),
-            st.sampled_from([b"\xc2", b"\xe0\xa0", b"\xed\x9f\xbf", b"\xf0\x90\x80", b"\xf4\x8f"]),
-        ),
-        max_size=12,
-    ).map(b"".join)
-)
-def test_the_utf8_check_is_the_strict_decoder_on_random_bytes(data: bytes) -> None:
-    assert _is_utf8(data) == _strict_utf8(data)
-
-
 # Pieces of serialised markup: tags the sanitiser's scans count, names that start
 # alike, the spaces of the table-part pattern, and text of all three string widths.
 MARKUP_PIECES = [

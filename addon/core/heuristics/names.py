@@ -1,50 +1,35 @@
 """Furniture named by class and id words (related links, share bars, comments,
-reviews, footers), and the fast reading of those words.
+reviews, footers).
+
+A word names an element when it fills one of the element's class or id tokens,
+opens one before a - or _, or closes one after a - or _: "comment-list" and
+"block--author-bio" are furniture, "with-sidebar-layout" wraps the page.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import accumulate
-from types import MappingProxyType
 
 from lxml import etree
 
-from addon.core import compiled
-from addon.core.dom import (
-    attribute_value_set,
-    attribute_values,
-)
+from addon.core.dom import attribute_value_set
 from addon.core.heuristics.consent import drop_consent
-from addon.core.heuristics.hiding import NAMING, NOT_FURNITURE, drop_unless_main, owners_of
-from addon.core.params import ALGORITHMS, ExtendParams
-
-
-def join_words(*words: str) -> str:
-    """Join lists of class/id words ("a|b") into one, leaving out the empty ones."""
-    return "|".join(word for word in words if word)
-
-
-def boilerplate_pattern(words: str) -> re.Pattern[str]:
-    """Compile the class/id word pattern: a word that opens or closes a class token."""
-    # The word must open or close a class token: "comment-list" and
-    # "block--author-bio" are furniture, "with-sidebar-layout" wraps the page.
-    return re.compile(rf"(?:^|\s)(?:{words})(?:$|[\s_-])|[_-](?:{words})(?:$|\s)", re.IGNORECASE)
+from addon.core.heuristics.hiding import NAMING, drop_unless_main, owners_of
+from addon.core.params import ExtendParams, Words
 
 
 def drop_named_furniture(
     root: etree._Element,
-    words: str,
-    footer_words: str,
-    review_words: str,
+    words: Words,
+    footer_words: Words,
+    review_words: Words,
     *,
     max_share: float,
     footer_max_share: float,
     review_max_sections: int,
-    consent_words: str = "",
+    consent_words: Words = frozenset(),
     names: PageNames | None = None,
 ) -> int:
     """Remove elements named as furniture, footer, reviews or consent; return the consent's text.
@@ -54,18 +39,16 @@ def drop_named_furniture(
     # One pass over the class and id values finds all four; an element named only
     # after the footer gets the smaller share, as a wrapper named after the
     # footer below it ("page1-footer") may hold the whole page.
-    # The distinct values only: their elements are looked up once a value matches.
-    names = page_names(root) if names is None else names
+    names = page_names(root, words | footer_words | review_words) if names is None else names
     held = drop_consent(root, names.values, consent_words) if consent_words else 0
-    marking = join_words(words, footer_words, review_words)
+    marking = words | footer_words | review_words
     if not marking:
         return held
-    marked = _marked(root, boilerplate_pattern(marking), names)
+    marked = owners_of(root, names.named(marking))
     furniture, footers, reviews = _sort_marked(
         [element for element in marked if not in_running_text(element)],
-        words,
-        review_words,
-        names,
+        names.named(words),
+        names.named(review_words),
     )
     drop_unless_main(furniture, root, max_share=max_share)
     drop_unless_main(footers, root, max_share=footer_max_share)
@@ -101,100 +84,100 @@ _WORD = re.compile(r"[^\W_]")
 
 @dataclass(frozen=True, slots=True)
 class PageNames:
-    """A page's distinct class and id values, and the values each of some plain words names.
+    """A page's distinct class and id values, and the words each names, of those asked about.
 
     Read once for the furniture steps (`page_names`): one pass over the values finds
-    every word's hits, whichever step's pattern asks for them.
+    every word's hits, whichever step asks about them.
     """
 
     values: set[str]
-    plain: list[str]  # the ASCII values, which `hits` numbers
-    others: list[str]  # the rest, which a pattern searches one by one
-    words: SpelledWords  # the words searched
-    hits: dict[str, set[int]]  # each searched word that names some values -> their numbers
+    asked: Words  # the words looked for
+    held: dict[str, Words]  # each value some of them name -> those words
 
-    def named(self, pattern: re.Pattern[str]) -> set[str] | None:
-        """Return the values a pattern of plain words matches; None for any other pattern."""
-        spelled = _spelled_out(pattern)
-        if spelled is None:
-            return None
-        if not self.words.keys() >= spelled.keys():  # words not searched: search them now
-            return _matching_values(self.values, pattern, spelled)
-        found = {value for value in self.others if pattern.search(value)}
-        plain, hits = self.plain, self.hits
-        for word in spelled.keys() & hits.keys():
-            found.update([plain[index] for index in hits[word]])
-        return found
+    def named(self, words: Words) -> set[str]:
+        """Return the values some of the words name."""
+        if not words <= self.asked:  # words not looked for: look now
+            return set(words_held(self.values, words))
+        return {value for value, held in self.held.items() if not held.isdisjoint(words)}
 
 
-def page_names(root: etree._Element, words: str = "") -> PageNames:
-    """Read the distinct class and id values under root (root too); find where `words` name them.
-
-    `words` are class/id words for `boilerplate_pattern`, all the furniture steps may ask about.
-    """
+def page_names(root: etree._Element, words: Words) -> PageNames:
+    """Read the distinct class and id values under root (root too); find which of `words` name
+    each."""
     values = attribute_value_set(root, NAMING)
-    plain = [value for value in values if value.isascii()]
-    others = [value for value in values if not value.isascii()] if len(plain) < len(values) else []
-    spelled = _spelled_out(boilerplate_pattern(words)) if words else None
-    if spelled is None:
-        return PageNames(values, plain, others, {}, {})
-    return PageNames(values, plain, others, spelled, _WORD_HITS(plain, spelled))
+    return PageNames(values, words, words_held(values, words))
+
+
+def words_held(values: set[str], words: Words) -> dict[str, Words]:
+    """Map each class or id value that some of the words name to those words."""
+    # One look at all the values cut into pieces (at spaces, - and _) rules out
+    # the words no value holds, most of them on most pages; a substring search
+    # then leaves only the few values worth cutting into tokens.
+    joined = " ".join(values).lower()
+    pieces = set(_JOINT.sub(" ", joined).split())
+    present = [word for word in words if word and pieces.issuperset(_pieces(word))]
+    held: dict[str, Words] = {}
+    if not present:
+        return held
+    for value in values:
+        lowered = value.lower()
+        if any(word in lowered for word in present):
+            found = words.intersection(word_places(lowered))
+            if found:
+                held[value] = frozenset(found)
+    return held
+
+
+def word_places(value: str) -> Iterator[str]:
+    """Yield what a word may fill in a class or id value: each token, each token's head up
+    to a - or _, each tail after one."""
+    for token in value.split():
+        yield token
+        for joint in _JOINT.finditer(token):
+            yield token[: joint.start()]
+            yield token[joint.end() :]
+
+
+def names_any(value: str, words: Words) -> bool:
+    """Tell whether some of the words name a class or id value."""
+    return not words.isdisjoint(word_places(value.lower()))
+
+
+_JOINT = re.compile(r"[-_]")
+
+
+def _pieces(word: str) -> list[str]:
+    """Cut a word at every - and _."""
+    return _JOINT.sub(" ", word).split()
 
 
 def _sort_marked(
-    marked: list[etree._Element], words: str, review_words: str, page: PageNames | None = None
+    marked: list[etree._Element], furniture_named: set[str], review_named: set[str]
 ) -> tuple[list[etree._Element], list[etree._Element], list[etree._Element]]:
     """Split the named elements into furniture, footers and reviews, in that precedence.
 
-    `page` holds the page's class and id values (those of `marked` among them).
+    `furniture_named` and `review_named` are the class and id values the furniture
+    and the review words name.
     """
-    names = [(element.get("class"), element.get("id")) for element in marked]
-    values = {value for pair in names for value in pair if value}
-    furniture_names = _Naming.of(words, values, page) if words else None
-    review_names = _Naming.of(review_words, values, page) if review_words else None
     furniture: list[etree._Element] = []
     footers: list[etree._Element] = []
     reviews: list[etree._Element] = []
-    for element, pair in zip(marked, names, strict=True):
-        if furniture_names is not None and furniture_names.names(element, pair):
+    for element in marked:
+        pair = element.get("class"), element.get("id")
+        if pair[0] in furniture_named or pair[1] in furniture_named:
             furniture.append(element)
-        elif review_names is not None and review_names.names(element, pair):
+        elif pair[0] in review_named or pair[1] in review_named:
             reviews.append(element)
         else:
             footers.append(element)
     return furniture, footers, reviews
 
 
-@dataclass(frozen=True, slots=True)
-class _Naming:
-    """A pattern of class/id words, with the values it matches when its words are plain."""
-
-    pattern: re.Pattern[str]
-    matched: set[str] | None  # among the values asked about; None: search each element
-
-    @classmethod
-    def of(cls, words: str, values: set[str], page: PageNames | None = None) -> _Naming:
-        """Compile the words' pattern and match the values once, if it is one of plain words.
-
-        `page`, when given, holds the page's values, `values` among them.
-        """
-        pattern = boilerplate_pattern(words)
-        if page is not None:
-            named = page.named(pattern)
-            return cls(pattern, None if named is None else named & values)
-        spelled = _spelled_out(pattern)
-        matched = None if spelled is None else _matching_values(values, pattern, spelled)
-        return cls(pattern, matched)
-
-    def names(self, element: etree._Element, pair: tuple[str | None, str | None]) -> bool:
-        """Tell whether an element (whose class and id are `pair`) is named by the words."""
-        # Plain words hold no space: the pattern matches "class id" exactly when it
-        # matches the class or the id alone.
-        if self.matched is None:
-            return _named(element, self.pattern)
-        return element.tag not in NOT_FURNITURE and (
-            pair[0] in self.matched or pair[1] in self.matched
-        )
+def all_furniture_words(extend: ExtendParams) -> Words:
+    """Return every class/id word the furniture steps may ask about, for `page_names`."""
+    return (
+        extend.boilerplate_words | extend.comment_words | extend.footer_words | extend.review_words
+    )
 
 
 def review_sections(
@@ -214,217 +197,9 @@ def review_sections(
     return sections if len(sections) <= max_sections else []
 
 
-def _marked(
-    root: etree._Element, pattern: re.Pattern[str], names: PageNames
-) -> list[etree._Element]:
-    """Return the elements whose class or id (of the page's `names`) matches the pattern."""
-    if pattern.search(" "):
-        # Even an element with neither attribute would match: test them all.
-        return [element for element in root.iter(etree.Element) if _named(element, pattern)]
-    named = names.named(pattern)
-    if named is not None:
-        # The words hold no space, so the pattern matches "class id" exactly when it
-        # matches the class or the id alone: each distinct value is matched once
-        # (class lists repeat across a page), and only the matching values' elements
-        # are fetched.
-        return owners_of(root, named)
-    classes, ids = attribute_values(root, "class"), attribute_values(root, "id")
-    return _named_furniture(classes, ids, pattern)
-
-
-def _named(element: etree._Element, pattern: re.Pattern[str]) -> bool:
-    """Tell whether an element's "class id" names match the pattern."""
-    names = f"{element.get('class', '')} {element.get('id', '')}"
-    return element.tag not in NOT_FURNITURE and pattern.search(names) is not None
-
-
-def _named_furniture(
-    classes: dict[etree._Element, str],
-    ids: dict[etree._Element, str],
-    pattern: re.Pattern[str],
-) -> list[etree._Element]:
-    """Return the elements whose "class id" names match a pattern that " " does not match."""
-    # Only elements with a class or an id can match: read the few with an id
-    # whole, the others as "class ", each distinct class once.
-    identified = {element: f"{classes.get(element, '')} {ident}" for element, ident in ids.items()}
-    furniture = {value for value in set(classes.values()) if pattern.search(f"{value} ")}
-    marked = [
-        element
-        for element, names in identified.items()
-        if element.tag not in NOT_FURNITURE and pattern.search(names)
-    ]
-    marked.extend(
-        element
-        for element, value in classes.items()
-        if value in furniture and element not in identified and element.tag not in NOT_FURNITURE
-    )
-    return marked
-
-
-def _matching_values(values: set[str], pattern: re.Pattern[str], words: SpelledWords) -> set[str]:
-    """Return the values that a pattern of the plain `words` matches."""
-    plain = [value for value in values if value.isascii()]
-    found = {value for value in values if not value.isascii() and pattern.search(value)}
-    hits = _WORD_HITS(plain, words)
-    return found | {plain[index] for indexes in hits.values() for index in indexes}
-
-
-# How boilerplate_pattern() wraps its words.
-_OWN_PATTERN = (r"(?:^|\s)(?:", r")(?:$|[\s_-])|[_-](?:", r")(?:$|\s)")
-
-
-# Words of letters, digits, - and _, each letter optional with a ?; possessive,
-# so a string that is not such a list fails without backtracking.
-_PLAIN_WORDS = re.compile(r"(?:[A-Za-z0-9_-]++\??)++(?:\|(?:[A-Za-z0-9_-]++\??)++)*+")
-
-
-_LETTER = re.compile(r"([a-z0-9_-])(\??)")
-
-
-# What both str.split() and the pattern's \s take for space in ASCII text.
-_ASCII_SPACE = " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
-
-
-def _plain_words(pattern: re.Pattern[str], *, max_optional: int = 4) -> set[str] | None:
-    """Spell out the words of a pattern from boilerplate_pattern(); None for any other."""
-    opening, middle, closing = _OWN_PATTERN
-    source = pattern.pattern
-    size = (len(source) - len(opening) - len(middle) - len(closing)) // 2
-    alternatives = source[len(opening) : len(opening) + size]
-    if (
-        source != f"{opening}{alternatives}{middle}{alternatives}{closing}"
-        or pattern.flags != re.IGNORECASE | re.UNICODE
-        or not _PLAIN_WORDS.fullmatch(alternatives)
-    ):
-        return None
-    words: set[str] = set()
-    for word in alternatives.lower().split("|"):
-        if "?" not in word:
-            words.add(word)
-        elif word.count("?") <= max_optional:
-            words.update(_spellings(word))
-        else:
-            return None
-    # An empty spelling matches around any space: the pattern then matches " ".
-    return None if "" in words else words
-
-
-# Each word of a name pattern, spelled out, with its pieces cut at every - and _.
-SpelledWords = dict[str, tuple[str, ...]]
-
-
-def spell_out(pattern: re.Pattern[str]) -> SpelledWords | None:
-    """Spell out the words of a pattern from boilerplate_pattern(), cut into their pieces."""
-    words = _plain_words(pattern)
-    return None if words is None else {word: tuple(_pieces(word)) for word in words}
-
-
-def _spelled_out(pattern: re.Pattern[str]) -> SpelledWords | None:
-    """Return `spell_out(pattern)`, worked out at import for the named variants' patterns."""
-    # Spelling out the ~60 default words took 0.07 ms of every page.
-    known = _VARIANTS_SPELLED.get(pattern.pattern)
-    if known is not None and pattern.flags == _PATTERN_FLAGS:
-        return known
-    return spell_out(pattern)
-
-
-def _spell_out_variants() -> dict[str, SpelledWords]:
-    """Spell out the furniture patterns of every named variant."""
-    found: dict[str, SpelledWords] = {}
-    for params in ALGORITHMS.values():
-        for words in furniture_word_lists(params.extend):
-            pattern = boilerplate_pattern(words)
-            spelled = spell_out(pattern)
-            if spelled is not None:
-                found[pattern.pattern] = spelled
-    return found
-
-
-def all_furniture_words(extend: ExtendParams) -> str:
-    """Return every class/id word the furniture steps may ask about, for `page_names`."""
-    return join_words(
-        extend.boilerplate_words, extend.comment_words, extend.footer_words, extend.review_words
-    )
-
-
-def furniture_word_lists(extend: ExtendParams) -> Iterator[str]:
-    """Yield the class/id word lists the furniture steps compile: all (for `page_names`),
-    the comment words (for `opens_discussion`), to find, then to sort."""
-    if every := all_furniture_words(extend):
-        yield every
-    if extend.comment_words:
-        yield extend.comment_words
-    # With and without the comment words (furniture_words in extract.py).
-    for words in (
-        extend.boilerplate_words,
-        join_words(extend.boilerplate_words, extend.comment_words),
-    ):
-        for each in (
-            join_words(words, extend.footer_words, extend.review_words),
-            words,
-            extend.review_words,
-        ):
-            if each:
-                yield each
-
-
-def _spellings(word: str) -> list[str]:
-    """Spell out a word's optional letters ("ads?" -> "ad", "ads")."""
-    spellings = [""]
-    for letter, optional in _LETTER.findall(word):
-        spellings = [spelling + letter for spelling in spellings] + (spellings * bool(optional))
-    return spellings
-
-
-def _word_hits(names: list[str], words: SpelledWords) -> dict[str, set[int]]:
-    """Map each word that matches some of the ASCII names, as its pattern would, to their
-    indexes."""
-    # The pattern tries its many case-insensitive words at every space, - and _
-    # of every name. Substring searches over all names at once are far faster;
-    # the names cut at every - and _ show which words need searching at all.
-    text = " ".join(names).lower()
-    pieces = set(text.replace("-", " ").replace("_", " ").split())
-    present = [word for word, parts in words.items() if pieces.issuperset(parts)]
-    starts = [*accumulate((len(named) + 1 for named in names), initial=0)]
-    hits: dict[str, set[int]] = {}
-    for word in present:
-        found = {bisect_right(starts, start) - 1 for start in _bounded(text, word)}
-        if found:
-            hits[word] = found
-    return hits
-
-
-def _pieces(word: str) -> list[str]:
-    """Cut a word at every - and _."""
-    return word.replace("-", " ").replace("_", " ").split() if not word.isalnum() else [word]
-
-
-def _bounded(text: str, word: str) -> Iterator[int]:
-    """Yield where a word occurs as the pattern wants it, in lowercase ASCII text."""
-    start = text.find(word)
-    while start >= 0:
-        end = start + len(word)
-        before = text[start - 1] if start else " "
-        after = text[end] if end < len(text) else " "
-        if _word_bounds(before, after):
-            yield start
-        start = text.find(word, start + 1)
-
-
-def _word_bounds(before: str, after: str) -> bool:
-    """Tell whether a word between these characters opens or closes a name token.
-
-    It opens one after a space (or the start) and ends at a space, - or _ (or
-    the end); it closes one after a - or _ and ends at a space (or the end).
-    """
-    if before in _ASCII_SPACE:
-        return after in _ASCII_SPACE or after in "-_"
-    return before in "-_" and after in _ASCII_SPACE
-
-
 def opens_discussion(
     root: etree._Element,
-    pattern: re.Pattern[str],
+    words: Words,
     *,
     max_lead: int,
     min_post_chars: int = 100,
@@ -441,7 +216,7 @@ def opens_discussion(
         return False
     # The walk may leave root's subtree for the rest of its document, which the
     # values would not cover.
-    matched = names.named(pattern) if names is not None and root.getparent() is None else None
+    matched = names.named(words) if names is not None and root.getparent() is None else None
     if matched is not None and not matched:
         return False  # no class or id on the page names a comment (most pages)
     lead = 0
@@ -449,7 +224,7 @@ def opens_discussion(
         pair = element.get("class"), element.get("id")
         if (
             (pair[0] or pair[1])
-            and _comment_named(pair, pattern, matched)
+            and _comment_named(pair, words, matched)
             and _holds_text(element, min_post_chars)
         ):
             return True
@@ -460,12 +235,14 @@ def opens_discussion(
 
 
 def _comment_named(
-    pair: tuple[str | None, str | None], pattern: re.Pattern[str], matched: set[str] | None
+    pair: tuple[str | None, str | None], words: Words, matched: set[str] | None
 ) -> bool:
-    """Tell whether an element's class and id (`pair`) match the comment pattern."""
+    """Tell whether the comment words name an element's class or id (`pair`).
+
+    `matched` are the page's values they name, when known.
+    """
     if matched is None:
-        return pattern.search(f"{pair[0] or ''} {pair[1] or ''}") is not None
-    # Plain words hold no space: "class id" matches when the class or the id does.
+        return any(value is not None and names_any(value, words) for value in pair)
     return pair[0] in matched or pair[1] in matched
 
 
@@ -487,13 +264,3 @@ def _following(element: etree._Element) -> Iterator[etree._Element]:
         for sibling in node.itersiblings():
             yield from sibling.iter(etree.Element)
         node = node.getparent()
-
-
-_WORD_HITS = compiled.pick("word_hits", _word_hits)
-
-
-_PATTERN_FLAGS = boilerplate_pattern("x").flags
-
-
-# Immutable once built: the patterns' words, read by every page.
-_VARIANTS_SPELLED = MappingProxyType(_spell_out_variants())

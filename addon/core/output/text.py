@@ -121,7 +121,7 @@ def block_texts(holder: Element, roots: list[Element]) -> list[str]:
         return [_marked_text(block) for block in roots]
     # Lines made once for all blocks: then only a block's ends may hold a space
     # or a line break.
-    texts = [piece.strip(" \n") for piece in _marked_lines(marked).split(_BLOCK_END)[:-1]]
+    texts = [piece.strip(" \n") for piece in lines_of_marks(marked).split(_BLOCK_END)[:-1]]
     if _CELL in marked:
         if CONTROL_RE.search(marked):
             marked = CONTROL_RE.sub("", marked)
@@ -160,9 +160,6 @@ _MARKS = compiled.compiled_module("block_marks")
 
 if _MARKS is not None:
     _MARKS.set_line_tags(_LINE_TAGS)
-
-
-_marked_lines = compiled.pick("marked_lines", lines_of_marks)
 
 
 def _table_text(raw: str) -> str:

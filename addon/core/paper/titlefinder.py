@@ -27,7 +27,6 @@ from typing import Any, cast
 
 from lxml import etree
 
-from addon.core import compiled
 from addon.core.dom import (
     attribute_value_set,
     elements_valued,
@@ -369,10 +368,7 @@ def element_text(element: etree._Element, *, max_nodes: int = 1_000_000) -> str 
             return ""
         text = element.text
         return " ".join(text.split()) if text else ""
-    if _HEADING_TEXT is None:
-        return _walk_text(element, max_nodes)
-    raw = _HEADING_TEXT(element, max_nodes, _PERMALINK_TEXTS)
-    return None if raw is None else " ".join(raw.split())
+    return _walk_text(element, max_nodes)
 
 
 def _walk_text(element: etree._Element, max_nodes: int) -> str | None:
@@ -399,9 +395,6 @@ def _walk_text(element: etree._Element, max_nodes: int) -> str | None:
         append(" " if tag == "br" or tag in BLOCK_TAGS else "")
         append(node.text or "")
     return " ".join("".join(parts).split())
-
-
-_HEADING_TEXT = compiled.pick_or_none("heading_text")
 
 
 def _is_permalink(anchor: etree._Element) -> bool:

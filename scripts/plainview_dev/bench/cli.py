@@ -81,6 +81,11 @@ def build_parser() -> argparse.ArgumentParser:
         "venv, side by side; repeatable",
     )
     parser.add_argument(
+        "--instructions", action="store_true",
+        help="compiled: count each variant's instructions under valgrind's callgrind instead "
+        "of timing it (one round; the machine's noise does not move a count)",
+    )  # fmt: skip
+    parser.add_argument(
         "--only", action="append", choices=extraction.CONTENDERS, default=[], metavar="NAME",
         help="extraction: run only this contender; repeatable (%(choices)s)",
     )  # fmt: skip
@@ -152,7 +157,9 @@ def run_floor(args: argparse.Namespace, pages: list[BenchPage], workdir: Path) -
 def run_compiled(args: argparse.Namespace, pages: list[BenchPage], workdir: Path) -> Json:
     """Run the compiled-functions benchmark: each variant extracts the pages in its own process."""
     ids = [page.file_id for page in pages]
-    return compiled.run(args.dataset, ids, args.rounds, args.twins, args.against)
+    return compiled.run(
+        args.dataset, ids, args.rounds, args.twins, args.against, instructions=args.instructions
+    )
 
 
 def _setup(args: argparse.Namespace, workdir: Path) -> concurrency.Setup:

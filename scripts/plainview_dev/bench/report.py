@@ -176,16 +176,28 @@ def floor_tables(results: Json) -> list[Table]:
 
 
 def compiled_tables(results: Json) -> list[Table]:
-    """Return each variant's extraction seconds and what its twins cost over all compiled."""
+    """Return each variant's extraction seconds (or instructions) and what its twins cost."""
+    counted = results.get("unit") == "instructions"
     rows = [
-        (each["name"], each["module"] or "", number(each["seconds"], 2), percent(each["cost"]))
+        (
+            each["name"],
+            each["module"] or "",
+            f"{each['seconds'] / 1e9:.3f}" if counted else number(each["seconds"], 2),
+            percent(each["cost"]),
+        )
         for each in results["variants"]
     ]
+    how = (
+        "instructions counted under callgrind"
+        if counted
+        else f"median of {results['rounds']} rounds"
+    )
     title = (
         f"Extraction of {results['pages']} pages with compiled functions turned into their "
-        f"Python twins, each variant in its own interpreter; median of {results['rounds']} rounds"
+        f"Python twins, each variant in its own interpreter; {how}"
     )
-    return [_table(title, ("variant", "module", "seconds", "slower than all compiled"), rows)]
+    unit = "instructions (10^9)" if counted else "seconds"
+    return [_table(title, ("variant", "module", unit, "slower than all compiled"), rows)]
 
 
 def _floor_cells(passthrough: Json) -> tuple[str, str, str, str]:

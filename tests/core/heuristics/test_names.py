@@ -1,4 +1,4 @@
-"""Preprocessing: parsing traps and what is dropped before line building."""
+"""Furniture named by class and id words: how words name values, and what goes."""
 
 from __future__ import annotations
 
@@ -12,35 +12,38 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from addon.core.heuristics.names import (
-    _VARIANTS_SPELLED,
-    _matching_values,
-    _named,
-    _plain_words,
     _sort_marked,
-    _spelled_out,
-    _word_hits,
-    boilerplate_pattern,
     drop_named_furniture,
-    furniture_word_lists,
-    join_words,
+    names_any,
     opens_discussion,
     page_names,
     review_sections,
-    spell_out,
+    words_held,
 )
 from addon.core.params import (
-    ALGORITHMS,
     BOILERPLATE_WORDS,
     COMMENT_WORDS,
     CONSENT_WORDS,
     REVIEW_WORDS,
+    Words,
 )
+
+NONE: Words = frozenset()
+
+
+def reading(words: Words) -> re.Pattern[str]:
+    """Return the regular expression that states how words name a class or id value."""
+    # The word fills a token, or opens one before a - or _, or closes one after a - or _.
+    alternatives = "|".join(re.escape(word) for word in sorted(words))
+    return re.compile(
+        rf"(?:^|\s)(?:{alternatives})(?:$|[\s_-])|[_-](?:{alternatives})(?:$|\s)", re.IGNORECASE
+    )
 
 
 def _drop_named(
     page: lxml.html.HtmlElement,
-    words: str,
-    footer: str,
+    words: Words,
+    footer: Words,
     *,
     max_share: float,
     footer_max_share: float,
@@ -50,7 +53,7 @@ def _drop_named(
         page,
         words,
         footer,
-        "",
+        NONE,
         max_share=max_share,
         footer_max_share=footer_max_share,
         review_max_sections=0,
@@ -108,8 +111,8 @@ def _drop_named(
     ],
 )
 def test_boilerplate_words_open_or_close_a_class_token(names: str, furniture: bool) -> None:
-    pattern = boilerplate_pattern(f"{BOILERPLATE_WORDS}|{COMMENT_WORDS}")
-    assert (pattern.search(names) is not None) is furniture
+    assert names_any(names, BOILERPLATE_WORDS | COMMENT_WORDS) is furniture
+    assert (reading(BOILERPLATE_WORDS | COMMENT_WORDS).search(names) is not None) is furniture
 
 
 def test_boilerplate_elements_are_dropped_unless_they_hold_the_page() -> None:
@@ -119,8 +122,7 @@ def test_boilerplate_elements_are_dropped_unless_they_hold_the_page() -> None:
         "<div class='comment-list'><p>First!</p></div></div>"
         f"<div class='related'><p>{story}{story}{story}</p></div></body>"
     )
-    words = f"{BOILERPLATE_WORDS}|{COMMENT_WORDS}"
-    _drop_named(root, words, "", max_share=0.5, footer_max_share=0.2)
+    _drop_named(root, BOILERPLATE_WORDS | COMMENT_WORDS, NONE, max_share=0.5, footer_max_share=0.2)
     assert "First!" not in root.text_content()
     # The related block holds most of the page's text: libxml2 nesting, kept.
     assert root.xpath("//div[@class='related']")
@@ -139,7 +141,7 @@ def test_a_phrasing_element_inside_a_sentence_is_kept_whatever_its_class() -> No
         "<p><span class='breadcrumb'>Home</span> » <span class='breadcrumb'>Guides</span></p>"
         "</body>"
     )
-    _drop_named(root, BOILERPLATE_WORDS, "", max_share=0.5, footer_max_share=0.2)
+    _drop_named(root, BOILERPLATE_WORDS, NONE, max_share=0.5, footer_max_share=0.2)
     text = " ".join(root.text_content().split())
     assert "I am a rather elderly man. Of my work." in text
     assert "Before the list a note" in text  # text before it is enough
@@ -175,14 +177,14 @@ _DESCRIPTION = "A linen dress cut loose, with two pockets and a side zip. " * 8
 )
 def test_boxes_around_the_content_are_dropped(body: str, kept: str) -> None:
     root = lxml.html.document_fromstring(f"<body>{body}</body>")
-    _drop_named(root, BOILERPLATE_WORDS, "", max_share=0.5, footer_max_share=0.2)
+    _drop_named(root, BOILERPLATE_WORDS, NONE, max_share=0.5, footer_max_share=0.2)
     assert " ".join(root.text_content().split()) == kept.strip()
 
 
-def _drop_reviews(root: lxml.html.HtmlElement, words: str = "") -> None:
+def _drop_reviews(root: lxml.html.HtmlElement, words: Words = NONE) -> None:
     """Drop the review sections (and the furniture `words` name) as the default does."""
     drop_named_furniture(
-        root, words, "", REVIEW_WORDS, max_share=0.5, footer_max_share=0.2, review_max_sections=4
+        root, words, NONE, REVIEW_WORDS, max_share=0.5, footer_max_share=0.2, review_max_sections=4
     )
 
 
@@ -232,7 +234,7 @@ def test_reviews_inside_dropped_furniture_do_not_count_as_sections() -> None:
         f"<body><p>{story}</p><div class='related'>{tiles}</div>"
         "<div class='reviews'><p>Great kettle, boils fast.</p></div></body>"
     )
-    _drop_reviews(root, "related")
+    _drop_reviews(root, frozenset({"related"}))
     assert "Great kettle" not in root.text_content()
 
 
@@ -246,7 +248,7 @@ def test_review_sections_keep_only_the_outermost() -> None:
     assert review_sections([outer, inner], root, max_sections=0) == []
 
 
-def test_boilerplate_names_match_as_the_pattern_reads_them() -> None:
+def test_boilerplate_names_are_read_as_the_reading_states() -> None:
     story = "Words of the story. " * 30
     root = lxml.html.document_fromstring(
         f"<body><div><p>{story}</p></div>"
@@ -254,29 +256,14 @@ def test_boilerplate_names_match_as_the_pattern_reads_them() -> None:
         "<div class='post' id='x-related'>More</div><div class='sidebar-é'>Side</div>"
         "<div class='shared-content'>Kept</div><ul class='a\tad'><li>Ad</li></ul></body>"
     )
-    words = f"{BOILERPLATE_WORDS}|{COMMENT_WORDS}"
-    _drop_named(root, words, "", max_share=0.5, footer_max_share=0.2)
+    _drop_named(root, BOILERPLATE_WORDS | COMMENT_WORDS, NONE, max_share=0.5, footer_max_share=0.2)
     assert " ".join(root.text_content().split()) == f"{story.strip()} Kept"
 
 
-def test_words_that_are_not_plain_are_searched_as_their_pattern_reads_them() -> None:
-    root = lxml.html.document_fromstring(
-        "<body><p>Story text that stays.</p><div class='side-promo'>Promo</div>"
-        "<div id='foot'>Foot</div><div class='xpromoy'>Free</div><div id='footer'>Kept</div></body>"
-    )
-    _drop_named(root, "pro.o|foo[t]", "", max_share=0.5, footer_max_share=0.2)
-    assert root.text_content() == "Story text that stays.FreeKept"
-
-
-def test_a_pattern_matching_a_blank_name_tests_every_element() -> None:
-    root = lxml.html.document_fromstring("<body><div><p>a</p></div><p>b</p></body>")
-    _drop_named(root, "x|", "", max_share=0.9, footer_max_share=0.2)
-    assert root.xpath("//body") and not root.xpath("//p")
-
-
-_NAME_CHARACTERS = "adsharecomntlibpuvgRSHADE-_ \t\n\x1cé"
+_NAME_CHARACTERS = "adsharecomntlibpuvgRSHADE-_ \t\n\x0b\x1c\x1fé"
 # lxml refuses control characters in the values it sets (the parser keeps them).
-_SETTABLE_NAME_CHARACTERS = _NAME_CHARACTERS.replace("\x1c", "")
+_SETTABLE_NAME_CHARACTERS = _NAME_CHARACTERS.replace("\x1c", "").replace("\x1f", "")
+_SETTABLE_NAME_CHARACTERS = _SETTABLE_NAME_CHARACTERS.replace("\x0b", "")
 # A class or id: absent, one that some test words name, or any.
 _CLASS_OR_ID = (
     st.none()
@@ -284,41 +271,30 @@ _CLASS_OR_ID = (
     | st.text(alphabet=_SETTABLE_NAME_CHARACTERS, max_size=20)
 )
 _NAME_WORDS = st.sampled_from(
-    [BOILERPLATE_WORDS, "ad|ads?|share|comment-list", "a_b|-x|y-|tags?|e", "x?y?z|Q-"]
+    [
+        BOILERPLATE_WORDS,
+        frozenset({"ad", "ads", "share", "comment-list"}),
+        frozenset({"a_b", "-x", "y-", "tag", "tags", "e"}),
+        frozenset({"xyz", "yz", "z", "Q-".lower()}),
+    ]
 )
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    names=st.lists(st.text(alphabet=_NAME_CHARACTERS, max_size=30), max_size=25, unique=True),
-    words=_NAME_WORDS,
-)
-def test_plain_words_match_names_as_the_pattern_does(names: list[str], words: str) -> None:
-    pattern = boilerplate_pattern(words)
-    plain = spell_out(pattern)
-    assert plain is not None
-    assert _matching_values(set(names), pattern, plain) == {n for n in names if pattern.search(n)}
-
-
-# The compiled hits take ASCII names: _matching_values searches the others itself.
-_ASCII_NAME_CHARACTERS = _NAME_CHARACTERS.replace("é", "") + "\x0b\x1f"
 
 
 @settings(max_examples=300, deadline=None)
 @given(
     names=st.lists(
         st.sampled_from(["ads", "share-bar", "x y-ads", "e-", "Tags_e", "-x y-", "a_b ad"])
-        | st.text(alphabet=_ASCII_NAME_CHARACTERS, max_size=30),
+        | st.text(alphabet=_NAME_CHARACTERS, max_size=30),
         max_size=25,
+        unique=True,
     ),
     words=_NAME_WORDS,
 )
-def test_the_compiled_word_hits_are_the_python_ones(names: list[str], words: str) -> None:
-    from addon.core import _words
-
-    plain = spell_out(boilerplate_pattern(words))
-    assert plain is not None
-    assert _words.word_hits(names, plain) == _word_hits(names, plain)
+def test_words_name_values_as_the_reading_states(names: list[str], words: Words) -> None:
+    pattern = reading(words)
+    named = {name for name in names if pattern.search(name)}
+    assert set(words_held(set(names), words)) == named
+    assert {name for name in names if names_any(name, words)} == named
 
 
 @settings(max_examples=200, deadline=None)
@@ -327,55 +303,33 @@ def test_the_compiled_word_hits_are_the_python_ones(names: list[str], words: str
     searched=_NAME_WORDS,
     asked=_NAME_WORDS,
 )
-def test_page_names_name_what_the_pattern_matches(
-    names: list[str], searched: str, asked: str
+def test_page_names_name_what_the_reading_states(
+    names: list[str], searched: Words, asked: Words
 ) -> None:
-    # Whether the words asked about were searched when the names were read or not.
+    # Whether the words asked about were looked for when the names were read or not.
     root = etree.Element("div")
     for name in names:
         etree.SubElement(root, "p", {"class": name})
-    pattern = boilerplate_pattern(asked)
     page = page_names(root, searched)
     assert page.values == set(names)
-    assert page.named(pattern) == {name for name in names if pattern.search(name)}
+    assert page.named(asked) == {name for name in names if reading(asked).search(name)}
 
 
-def test_the_compiled_word_hits_refuse_names_that_are_not_ascii() -> None:
-    from addon.core import _words
-
-    with pytest.raises(ValueError, match="ASCII"):
-        _words.word_hits(["menu-é"], {"menu": ("menu",)})
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    names=st.tuples(
-        st.text(alphabet=_NAME_CHARACTERS, max_size=20),
-        st.text(alphabet=_NAME_CHARACTERS, max_size=20),
-    ),
-    words=_NAME_WORDS,
-)
-def test_plain_words_match_class_and_id_one_at_a_time(names: tuple[str, str], words: str) -> None:
-    pattern = boilerplate_pattern(words)
-    class_, ident = names
-    both = pattern.search(f"{class_} {ident}") is not None
-    assert both == (pattern.search(class_) is not None or pattern.search(ident) is not None)
+def test_a_value_holds_the_words_it_names_and_no_others() -> None:
+    held = words_held({"share-bar ads", "post", "ad-slot"}, frozenset({"ad", "ads", "share"}))
+    assert held == {"share-bar ads": frozenset({"share", "ads"}), "ad-slot": frozenset({"ad"})}
 
 
 @settings(max_examples=200, deadline=None)
 @given(
-    names=st.lists(
-        st.tuples(
-            _CLASS_OR_ID,
-            _CLASS_OR_ID,
-        ),
-        max_size=12,
-    ),
+    names=st.lists(st.tuples(_CLASS_OR_ID, _CLASS_OR_ID), max_size=12),
     words=_NAME_WORDS,
-    review_words=st.sampled_from(["reviews", "share|tags?", "a.b|c"]),
+    review_words=st.sampled_from(
+        [REVIEW_WORDS, frozenset({"share", "tag", "tags"}), frozenset({"c"})]
+    ),
 )
-def test_named_elements_are_sorted_as_their_patterns_say(
-    names: list[tuple[str | None, str | None]], words: str, review_words: str
+def test_named_elements_are_sorted_as_their_words_say(
+    names: list[tuple[str | None, str | None]], words: Words, review_words: Words
 ) -> None:
     elements = []
     for class_, ident in names:
@@ -383,51 +337,23 @@ def test_named_elements_are_sorted_as_their_patterns_say(
         elements.append(
             etree.Element("div", {k: v for k, v in attributes.items() if v is not None})
         )
-    furniture, footers, reviews = _sort_marked(elements, words, review_words)
-    furniture_pattern, review_pattern = (
-        boilerplate_pattern(words),
-        boilerplate_pattern(review_words),
+    values = {value for pair in names for value in pair if value is not None}
+    furniture, footers, reviews = _sort_marked(
+        elements,
+        {value for value in values if names_any(value, words)},
+        {value for value in values if names_any(value, review_words)},
     )
-    assert furniture == [element for element in elements if _named(element, furniture_pattern)]
+
+    def named(element: etree._Element, by: Words) -> bool:
+        return reading(by).search(f"{element.get('class', '')} {element.get('id', '')}") is not None
+
+    assert furniture == [element for element in elements if named(element, words)]
     assert reviews == [
         element
         for element in elements
-        if not _named(element, furniture_pattern) and _named(element, review_pattern)
+        if not named(element, words) and named(element, review_words)
     ]
     assert footers == [element for element in elements if element not in furniture + reviews]
-
-
-def test_only_plain_word_patterns_are_spelled_out() -> None:
-    assert _plain_words(boilerplate_pattern("ads?|share")) == {"ad", "ads", "share"}
-    assert _plain_words(boilerplate_pattern("a.b|c")) is None
-    assert _plain_words(boilerplate_pattern("x|")) is None
-    assert _plain_words(re.compile("share")) is None
-    assert _plain_words(re.compile(boilerplate_pattern("share").pattern)) is None
-
-
-def test_the_named_variants_words_are_spelled_out_as_for_any_pattern() -> None:
-    for params in ALGORITHMS.values():
-        lists = list(furniture_word_lists(params.extend))
-        for words in lists:  # found, then sorted
-            pattern = boilerplate_pattern(words)
-            assert _spelled_out(pattern) == spell_out(pattern)
-            assert pattern.pattern in _VARIANTS_SPELLED
-        if params.extend.comment_words:  # opens_discussion asks about these alone
-            assert boilerplate_pattern(params.extend.comment_words).pattern in _VARIANTS_SPELLED
-        if lists:
-            spelled = _spelled_out(boilerplate_pattern(lists[0]))
-            assert spelled is not None
-            assert spelled["ads"] == ("ads",) and spelled["author-bio"] == ("author", "bio")
-    # Other patterns are spelled out when asked, and their words found alike.
-    assert _spelled_out(boilerplate_pattern("ads?|tag_list")) == {
-        "ad": ("ad",),
-        "ads": ("ads",),
-        "tag_list": ("tag", "list"),
-    }
-    # A variant's pattern compiled otherwise is no plain-words pattern.
-    variant = boilerplate_pattern(join_words(BOILERPLATE_WORDS, "footer"))
-    assert _spelled_out(variant) is not None
-    assert _spelled_out(re.compile(variant.pattern)) is None
 
 
 _POST = "<p>" + "A post long enough to be a post, not an icon. " * 3 + "</p>"
@@ -441,11 +367,17 @@ _POST = "<p>" + "A post long enough to be a post, not an icon. " * 3 + "</p>"
         # an article: its text stands between the headline and the comments
         (f"<h1>Title</h1>{_POST * 3}<div id='comments'>{_POST}</div>", False),
         # a comment-count icon beside the headline is no post
-        (f"<h1>Title</h1><i class='fa-comments'></i>{_POST * 3}<ol class='comment-list'>"
-         f"{_POST}</ol>", False),
+        (
+            f"<h1>Title</h1><i class='fa-comments'></i>{_POST * 3}<ol class='comment-list'>"
+            f"{_POST}</ol>",
+            False,
+        ),
         # nested: the headline inside a header, the posts in a later column
-        (f"<div><header><h1>Topic</h1></header></div><div><div class='comment'>{_POST}"
-         "</div></div>", True),
+        (
+            f"<div><header><h1>Topic</h1></header></div><div><div class='comment'>{_POST}"
+            "</div></div>",
+            True,
+        ),
         # no headline, or no comments
         (f"<p>Intro</p><div id='comments'>{_POST}</div>", False),
         (f"<h1>Title</h1>{_POST}", False),
@@ -455,17 +387,16 @@ def test_a_discussion_opens_with_comments_right_after_the_headline(
     body: str, discussion: bool
 ) -> None:
     root = lxml.html.document_fromstring(f"<html><body>{body}</body></html>")
-    pattern = boilerplate_pattern(COMMENT_WORDS)
-    assert opens_discussion(root, pattern, max_lead=300) is discussion
-    # With the page's class and id values the walk matches them, not the pattern,
+    assert opens_discussion(root, COMMENT_WORDS, max_lead=300) is discussion
+    # With the page's class and id values the walk reads them, not each element,
     # and a page none of whose values names a comment is no discussion at once.
     names = page_names(root, COMMENT_WORDS)
-    assert opens_discussion(root, pattern, max_lead=300, names=names) is discussion
-    # Words not searched when the names were read are searched when asked for.
-    later = page_names(root, "nav")
-    assert opens_discussion(root, pattern, max_lead=300, names=later) is discussion
-    unnamed = replace(names, values=names.values - {"comments"}, hits={})
-    assert opens_discussion(root, pattern, max_lead=300, names=unnamed) is False
+    assert opens_discussion(root, COMMENT_WORDS, max_lead=300, names=names) is discussion
+    # Words not looked for when the names were read are looked for when asked about.
+    later = page_names(root, frozenset({"nav"}))
+    assert opens_discussion(root, COMMENT_WORDS, max_lead=300, names=later) is discussion
+    unnamed = replace(names, values=names.values - {"comments"}, held={})
+    assert opens_discussion(root, COMMENT_WORDS, max_lead=300, names=unnamed) is False
 
 
 def test_values_that_do_not_cover_the_walk_are_not_trusted() -> None:
@@ -476,16 +407,8 @@ def test_values_that_do_not_cover_the_walk_are_not_trusted() -> None:
     )
     main = page.find(".//main")
     assert main is not None
-    pattern = boilerplate_pattern(COMMENT_WORDS)
-    assert opens_discussion(main, pattern, max_lead=300, names=page_names(main, COMMENT_WORDS))
-
-
-def test_a_pattern_not_of_plain_words_is_searched_with_values_too() -> None:
-    page = lxml.html.document_fromstring(
-        f"<html><body><h1>Topic</h1><div class='talk-back'>{_POST}</div></body></html>"
-    )
-    pattern = boilerplate_pattern("talk.back")
-    assert opens_discussion(page, pattern, max_lead=300, names=page_names(page, "talk.back"))
+    names = page_names(main, COMMENT_WORDS)
+    assert opens_discussion(main, COMMENT_WORDS, max_lead=300, names=names)
 
 
 def test_a_footer_div_is_dropped_unless_it_holds_the_page() -> None:
@@ -495,20 +418,20 @@ def test_a_footer_div_is_dropped_unless_it_holds_the_page() -> None:
         f"<html><body><div>{story}</div><div class='site-footer'>{fine_print}</div>"
         f"<div id='footer-links'>{fine_print}</div></body></html>"
     )
-    _drop_named(page, "", "footer", max_share=0.5, footer_max_share=0.2)
+    _drop_named(page, NONE, frozenset({"footer"}), max_share=0.5, footer_max_share=0.2)
     assert "Copyright" not in page.text_content()
     assert "story itself" in page.text_content()
     # A layout wrapper named after the footer below it holds the page: it stays.
     wrapper = lxml.html.document_fromstring(
         f"<html><body><div class='page-footer'>{story}</div>{fine_print}</body></html>"
     )
-    _drop_named(wrapper, "", "footer", max_share=0.5, footer_max_share=0.2)
+    _drop_named(wrapper, NONE, frozenset({"footer"}), max_share=0.5, footer_max_share=0.2)
     assert "story itself" in wrapper.text_content()
     # Words that merely contain the word are no footer ("footerless" layouts).
     other = lxml.html.document_fromstring(
         f"<html><body>{story}<div class='footerless'>{fine_print}</div></body></html>"
     )
-    _drop_named(other, "", "footer", max_share=0.5, footer_max_share=0.2)
+    _drop_named(other, NONE, frozenset({"footer"}), max_share=0.5, footer_max_share=0.2)
     assert "Copyright" in other.text_content()
 
 
@@ -520,11 +443,13 @@ def test_furniture_named_beside_the_footer_keeps_the_furniture_share() -> None:
     page = lxml.html.document_fromstring(
         f"<html><body><div>{story}</div>{share}<div class='footer'>{story}</div></body></html>"
     )
-    _drop_named(page, "share", "footer", max_share=0.5, footer_max_share=0.2)
+    _drop_named(
+        page, frozenset({"share"}), frozenset({"footer"}), max_share=0.5, footer_max_share=0.2
+    )
     assert "Share this story" not in page.text_content()
     assert page.text_content().count("story itself") == 16  # both stories stay
     # Neither vocabulary: nothing is named, nothing goes.
-    _drop_named(page, "", "", max_share=0.5, footer_max_share=0.2)
+    _drop_named(page, NONE, NONE, max_share=0.5, footer_max_share=0.2)
     assert page.text_content().count("story itself") == 16  # both stories stay
 
 
@@ -533,8 +458,8 @@ def _drop_furniture_and_banners(root: lxml.html.HtmlElement) -> int:
     return drop_named_furniture(
         root,
         BOILERPLATE_WORDS,
-        "",
-        "",
+        NONE,
+        NONE,
         max_share=0.5,
         footer_max_share=0.2,
         review_max_sections=0,
@@ -568,5 +493,3 @@ def test_without_a_banner_nothing_is_counted_and_furniture_still_goes() -> None:
     )
     assert _drop_furniture_and_banners(root) == 0
     assert root.text_content() == "The story."
-
-

@@ -15,6 +15,7 @@ from addon.core.output.text import (
     _marked_text,
     _serialise,
     block_texts,
+    lines_of_marks,
     reading_minutes,
     serialise_all,
     word_count,
@@ -77,3 +78,11 @@ def test_word_count_takes_each_character_as_the_pattern_does() -> None:
         char = chr(code)
         assert word_count(char) == len(re.findall(_PLAIN_WORDS, char)), hex(code)
         assert word_count("a" + char) == len(re.findall(_PLAIN_WORDS, "a" + char)), hex(code)
+
+
+def test_lines_collapse_white_space_and_drop_control_characters_and_empty_lines() -> None:
+    marked = (
+        "\ufdd0 a \u3000 b \x0bc\ufdd0\ufdd0 \xa0\ufdd0d\ufdd5\ufdd0e\x85\ufdd0\U0001f600 \ufffe"
+    )
+    assert lines_of_marks(marked) == "a b c\nd\ufdd5\ne\n\U0001f600"
+    assert lines_of_marks("") == ""

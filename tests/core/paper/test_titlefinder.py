@@ -2,24 +2,17 @@
 
 import math
 from dataclasses import replace
-from pathlib import Path
 
 import lxml.html
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from lxml import etree
 from lxml.html import HtmlElement
 
-from addon.core.heuristics.parse import parse
 from addon.core.paper.titlefinder import (
-    _PERMALINK_TEXTS,
     Headline,
     _best_element,
     _headline_elements,
     _marked_elements,
     _queries,
-    _walk_text,
     aggregate,
     cut_pipe_tail,
     element_text,
@@ -583,64 +576,3 @@ def test_without_a_matching_element_og_title_part_beats_the_site_tagline() -> No
 
 
 # --- The compiled heading text and its Python twin -----------------------------
-
-HEADING_FRAGMENTS = [
-    "<b>", "</b>", "<div>", "</div>", "<p>", "</p>", "<br/>", "<a href='#x'>", "<a href='/y'>",
-    "</a>", "<a href=' #z'>", "¶", "#", "§", "text ", "é", "日本", " \u00a0 ", "<!-- c -->",
-    "<?pi x?>", "tail", "<x:p xmlns:x='urn:x'>", "</x:p>", "<li>", "</li>", "<h3>", "</h3>",
-]  # fmt: skip
-
-
-def _balanced(fragments: list[str]) -> str:
-    """Join fragments into well-formed XML by closing what is open and dropping stray ends."""
-    out: list[str] = []
-    open_tags: list[str] = []
-    for fragment in fragments:
-        if fragment.startswith("</"):
-            if open_tags and open_tags[-1] == fragment[2:-1]:
-                out.append(fragment)
-                open_tags.pop()
-        elif fragment.startswith("<") and fragment[1] not in "!?" and not fragment.endswith("/>"):
-            out.append(fragment)
-            open_tags.append(fragment[1:].split()[0].rstrip(">"))
-        else:
-            out.append(fragment)
-    return "".join(out) + "".join(f"</{tag}>" for tag in reversed(open_tags))
-
-
-def _texts_agree(element: etree._Element, max_nodes: int) -> None:
-    from addon.core import _lines
-
-    raw = _lines.heading_text(element, max_nodes, _PERMALINK_TEXTS)
-    compiled = None if raw is None else " ".join(raw.split())
-    assert compiled == _walk_text(element, max_nodes)
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(st.sampled_from(HEADING_FRAGMENTS), max_size=25),
-    st.sampled_from(["h2", "a href='#top'", "div", "a href='/x'"]),
-    st.integers(min_value=1, max_value=12),
-)
-def test_the_compiled_heading_text_is_the_walks(
-    fragments: list[str], top: str, max_nodes: int
-) -> None:
-    # Comments and processing instructions come from XML here: the page parser drops
-    # them, but the text after one is neither a text nor a tail in lxml either way.
-    name = top.split(maxsplit=1)[0]
-    element = etree.fromstring(f"<{top}>{_balanced(fragments)}</{name}>")
-    _texts_agree(element, max_nodes)
-    for inner in element.iter(etree.Element):
-        _texts_agree(inner, 1_000_000)
-
-
-GOLDEN_SOURCES = sorted((Path(__file__).parents[2] / "golden").glob("*/source.html"))
-
-
-@pytest.mark.parametrize("source", GOLDEN_SOURCES, ids=lambda path: path.parent.name)
-def test_the_compiled_heading_text_reads_the_golden_pages_as_the_walk(source: Path) -> None:
-    root = parse(source.read_text(encoding="utf-8"))
-    assert root is not None
-    for element in root.iter(etree.Element):
-        if len(element):
-            _texts_agree(element, 50)
