@@ -226,17 +226,29 @@ pv_ensure_chromium() {
     [[ -x $PV_CHROMIUM ]] || pv_die "chromium installed but $PV_CHROMIUM is missing"
 }
 
-# axe-core, pinned in package-lock.json, checks the reader pages' accessibility.
+# The node packages pinned in package-lock.json: axe-core checks the reader pages'
+# accessibility; Readability.js and jsdom are `plainview eval --peers`' Firefox
+# Reader View (scripts/readability-peer.mjs). A file of each must be there.
+PV_NODE_FILES=(
+    node_modules/axe-core/axe.min.js
+    node_modules/@mozilla/readability/Readability.js
+    node_modules/jsdom/package.json
+)
+
+# Install the node packages unless the lock file's stamp and every package are there.
 # Must run from the repository root.
-pv_ensure_axe() {
-    local stamp
+pv_ensure_node_modules() {
+    local stamp file missing=0
     command -v npm >/dev/null 2>&1 || pv_apt_install nodejs npm
     stamp=$(sha256sum package-lock.json | cut -d' ' -f1)
-    if [[ -f node_modules/axe-core/axe.min.js && -f node_modules/$PV_STAMP_NAME \
+    for file in "${PV_NODE_FILES[@]}"; do
+        [[ -f $file ]] || missing=1
+    done
+    if ((missing == 0)) && [[ -f node_modules/$PV_STAMP_NAME \
         && $(<"node_modules/$PV_STAMP_NAME") == "$stamp" ]]; then
         return 0
     fi
-    pv_log "npm ci (axe-core)"
+    pv_log "npm ci (axe-core, @mozilla/readability, jsdom)"
     npm ci --no-audit --no-fund --loglevel=error || pv_die "npm ci failed"
     printf '%s\n' "$stamp" >"node_modules/$PV_STAMP_NAME"
 }

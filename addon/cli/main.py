@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import TypeVar, get_args
+from typing import Literal, TypeVar, get_args
 
 from addon import __version__
 from addon.cli import proxy_command
@@ -19,6 +19,8 @@ from addon.cli.sources import Page, ReadError, read_source
 from addon.core import ALGORITHMS, Article, ExtractParams, Skip, extract, params_for
 from addon.core.params import DEFAULT_ALGORITHM, Filter, Smoothing, TitleMethod
 from addon.evaluation import run as evaluation
+from addon.evaluation import testpages
+from addon.evaluation.readability_js import PeerFailed
 from addon.job.budget import OverBudget, time_budget
 
 PROG = "plainview"
@@ -31,6 +33,8 @@ OVERRIDES = ("filter", "gap", "smoothing", "title_method", "max_bytes")
 DEFAULT_TIME_BUDGET = 2.0
 
 Result = Article | Skip
+# The two dataset layouts `plainview eval` reads, told apart by their files.
+Layout = Literal["wcxb", "testpages"]
 _Number = TypeVar("_Number", int, float)
 
 
@@ -273,16 +277,19 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of `plainview eval`."""
     parser.add_argument(
         "--dataset", type=Path, default=DEFAULT_DATASET, metavar="DIR",
-        help="dataset folder with html/ and ground-truth/ (default: %(default)s)",
+        help="a WCXB dataset (html/ and ground-truth/) or Readability.js's test pages "
+        "(folders with source.html and expected.html), told apart by their files "
+        "(default: %(default)s)",
     )  # fmt: skip
     parser.add_argument(
         "--split", choices=get_args(evaluation.Split), default="all",
-        help="pages by file id parity (default: %(default)s)",
+        help="WCXB pages by file id parity (default: %(default)s)",
     )  # fmt: skip
     parser.add_argument("--limit", type=_positive_int, metavar="N", help="only the first N pages")
     parser.add_argument(
-        "--peers", action="store_true", help="also run trafilatura and readability-lxml"
-    )
+        "--peers", action="store_true",
+        help="also run trafilatura, readability-lxml and Readability.js (node, source checkout)",
+    )  # fmt: skip
     parser.add_argument(
         "--baselines", action="store_true",
         help="also score whole-page text with the <title> and the first <h1> as headline",
@@ -291,34 +298,100 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     add_algorithm_arguments(parser, repeatable=True)
 
 
+@dataclass(frozen=True, slots=True)
+class DatasetProblem:
+    """Why `plainview eval` cannot read the dataset it is given."""
+
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class EvalOutcome:
+    """A finished evaluation: its printed report, its JSON data, whether any page was unreadable."""
+
+    text: str
+    data: dict[str, object]
+    unreadable: bool
+
+
 def run_eval(args: argparse.Namespace) -> int:
     """Score the chosen extractors on the dataset; return 1 on any unreadable input."""
-    extractors = eval_extractors(args)
+    layout = eval_layout(args)
+    if isinstance(layout, DatasetProblem):
+        _error(layout.message)
+        return 1
+    extractors = eval_extractors(args, with_html=layout == "testpages")
     if isinstance(extractors, str):
         _error(extractors)
         return 1
+    try:
+        with evaluation.running(extractors):
+            outcome = _evaluate(layout, args, extractors)
+    except PeerFailed as failure:
+        _error(f"readability.js: {failure}")
+        return 1
+    if isinstance(outcome, str):
+        _error(outcome)
+        return 1
+    print(outcome.text)
+    problem = evaluation.write_json(outcome.data, args.out) if args.out else None
+    if problem:
+        _error(problem)
+    return 1 if problem or outcome.unreadable else 0
+
+
+def eval_layout(args: argparse.Namespace) -> Layout | DatasetProblem:
+    """Tell the dataset's layout from its files, or what is wrong with it."""
+    dataset: Path = args.dataset
+    if evaluation.is_dataset(dataset):
+        return "wcxb"
+    if not testpages.is_dataset(dataset):
+        return DatasetProblem(
+            f"{dataset}: not a dataset (needs html/ and ground-truth/, "
+            f"or page folders with {testpages.SOURCE} and {testpages.EXPECTED})"
+        )
+    if args.split != "all":
+        # The folders are named, not numbered; readability-even is one half already.
+        return DatasetProblem(f"--split {args.split} picks WCXB file ids: test pages have none")
+    return "testpages"
+
+
+def _evaluate(
+    layout: Layout, args: argparse.Namespace, extractors: Sequence[evaluation.Extractor]
+) -> EvalOutcome | str:
+    """Run the extractors over the dataset of the given layout; a string says what is wrong."""
+    if layout == "testpages":
+        pages = testpages.evaluate(
+            args.dataset, extractors, limit=args.limit, progress_stream=sys.stderr
+        )
+        if isinstance(pages, str):
+            return pages
+        text, data = testpages.format_report(pages), testpages.report_json(pages)
+        return EvalOutcome(text, data, bool(pages.errors))
     report = evaluation.evaluate(
         args.dataset, extractors, split=args.split, limit=args.limit, progress_stream=sys.stderr
     )
     if isinstance(report, str):
-        _error(report)
-        return 1
-    print(evaluation.format_report(report))
-    problem = evaluation.write_json(report, args.out) if args.out else None
-    if problem:
-        _error(problem)
-    return 1 if problem or report.errors else 0
+        return report
+    text, data = evaluation.format_report(report), evaluation.report_json(report)
+    return EvalOutcome(text, data, bool(report.errors))
 
 
-def eval_extractors(args: argparse.Namespace) -> list[evaluation.Extractor] | str:
-    """List the extractors the options ask for; a string says what is missing."""
+def eval_extractors(
+    args: argparse.Namespace, *, with_html: bool = False
+) -> list[evaluation.Extractor] | str:
+    """List the extractors the options ask for; a string says what is missing.
+
+    `with_html` asks the peers for their article's HTML too, for the structure measures
+    (only trafilatura needs asking).
+    """
     algorithms = dict.fromkeys(args.algorithm or [DEFAULT_ALGORITHM])
     extractors = [
         evaluation.plainview_extractor(variant_name(name, args), params_from_args(name, args))
         for name in algorithms
     ]
     if args.peers:
-        peers = evaluation.peer_extractors()
+        peers = evaluation.peer_extractors(with_html=with_html)
         if isinstance(peers, str):
             return peers
         extractors += peers
@@ -379,7 +452,12 @@ def _bounded(kind: Callable[[str], _Number], text: str, *, minimum: _Number) -> 
 
 COMMANDS: tuple[Command, ...] = (
     Command("extract", "print the main content of pages", add_extract_arguments, run_extract),
-    Command("eval", "score extractors on a WCXB-layout dataset", add_eval_arguments, run_eval),
+    Command(
+        "eval",
+        "score extractors on a WCXB or a Readability.js test-pages dataset",
+        add_eval_arguments,
+        run_eval,
+    ),
     Command("proxy", "run the reader-view proxy", proxy_command.add_arguments, proxy_command.run),
 )
 

@@ -17,6 +17,7 @@ import statistics
 import time
 import zlib
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -26,7 +27,9 @@ from lxml import etree
 from lxml.html import HTMLParser
 
 from addon.core import ExtractParams, Skip, extract
+from addon.evaluation import readability_js
 from addon.evaluation.metrics import Score, headline_match, lcs_scores, snippet_rate, word_scores
+from addon.evaluation.readability_js import INSTALL_HINT, JsFailure, ReadabilityJs
 
 Split = Literal["even", "odd", "all"]
 PAGE_TYPES = ("article", "documentation", "forum", "service", "product", "collection", "listing")
@@ -53,21 +56,31 @@ _BLOCKS = frozenset(
 class Prediction:
     """What an extractor says a page's main text and headline are.
 
-    `readerable` is the auto mode's verdict (would the page become a reader
-    view?); None for extractors that give none.
+    `html` is the main content as HTML, for the structure measures ("" when
+    the extractor was not asked for it). `readerable` is the auto mode's
+    verdict (would the page become a reader view?); None for extractors that
+    give none. `error` says why the extractor failed on the page, which then
+    predicts nothing.
     """
 
     text: str
     title: str
+    html: str = ""
     readerable: bool | None = None
+    error: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Extractor:
-    """A named way to turn a page's HTML bytes and URL into a prediction."""
+    """A named way to turn a page's HTML bytes and URL into a prediction.
+
+    `close`, when given, ends what the extractor holds between pages (a node
+    process).
+    """
 
     name: str
     run: Callable[[bytes, str | None], Prediction]
+    close: Callable[[], None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +112,7 @@ class PageScore:
     ms: float
     html_bytes: int
     readerable: bool | None = None
+    error: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,11 +229,16 @@ class Progress:
         return f"{self._done}/{self._total} pages, {mb:.1f} MB, {seconds:.1f} s, {rate:.1f} pages/s"
 
 
+def is_dataset(dataset: Path) -> bool:
+    """Tell whether a folder has the WCXB layout: html/ and ground-truth/."""
+    return (dataset / "ground-truth").is_dir() and (dataset / "html").is_dir()
+
+
 def page_ids(dataset: Path, split: Split = "all", limit: int | None = None) -> list[str] | str:
     """List the dataset's file ids in order, of one parity; a string says what is wrong."""
-    truth = dataset / "ground-truth"
-    if not truth.is_dir() or not (dataset / "html").is_dir():
+    if not is_dataset(dataset):
         return f"{dataset}: not a dataset (needs html/ and ground-truth/)"
+    truth = dataset / "ground-truth"
     ids = sorted(path.stem for path in truth.glob("*.json") if path.stem.isdigit())
     if split != "all":
         parity = 0 if split == "even" else 1
@@ -291,6 +310,7 @@ def score_page(page: DatasetPage, extractor: Extractor) -> PageScore:
         ms=ms,
         html_bytes=len(page.html),
         readerable=prediction.readerable,
+        error=prediction.error,
     )
 
 
@@ -331,14 +351,14 @@ def summarise(name: str, scores: Sequence[PageScore]) -> Summary:
     return Summary(
         name=name,
         pages=len(scores),
-        precision=_mean([s.words.precision for s in scores]),
-        recall=_mean([s.words.recall for s in scores]),
-        f1=_mean([s.words.f1 for s in scores]),
+        precision=mean_or_none([s.words.precision for s in scores]),
+        recall=mean_or_none([s.words.recall for s in scores]),
+        f1=mean_or_none([s.words.f1 for s in scores]),
         by_type=_by_type(scores),
-        with_rate=_mean([s.with_rate for s in scores if s.with_rate is not None]),
-        without_rate=_mean([s.without_rate for s in scores if s.without_rate is not None]),
-        lcs_f1=_mean([s.lcs.f1 for s in scores]),
-        headline_match=_mean(headlines),
+        with_rate=mean_or_none([s.with_rate for s in scores if s.with_rate is not None]),
+        without_rate=mean_or_none([s.without_rate for s in scores if s.without_rate is not None]),
+        lcs_f1=mean_or_none([s.lcs.f1 for s in scores]),
+        headline_match=mean_or_none(headlines),
         headline_pages=len(headlines),
         mb_per_s=sum(s.html_bytes for s in scores) / 1e6 / seconds if seconds > 0 else None,
         median_ms=statistics.median(s.ms for s in scores) if scores else None,
@@ -353,7 +373,7 @@ def _by_type(scores: Sequence[PageScore]) -> tuple[TypeScore, ...]:
     result = []
     for page_type in types:
         values = [s.words.f1 for s in scores if s.page_type == page_type]
-        result.append(TypeScore(page_type, len(values), _mean(values)))
+        result.append(TypeScore(page_type, len(values), mean_or_none(values)))
     return tuple(result)
 
 
@@ -384,7 +404,7 @@ def confusion(rows: Sequence[DecisionRow]) -> dict[str, tuple[int, int]]:
     }
 
 
-def _mean(values: Sequence[float]) -> float | None:
+def mean_or_none(values: Sequence[float]) -> float | None:
     """Return the mean, or None for no values."""
     return statistics.fmean(values) if values else None
 
@@ -462,6 +482,7 @@ def _page_json(score: PageScore) -> dict[str, object]:
         "ms": score.ms,
         "html_bytes": score.html_bytes,
         "readerable": score.readerable,
+        "error": score.error,
     }
 
 
@@ -476,23 +497,32 @@ def format_report(report: Report) -> str:
         parts.append(_format_comparison([entry.summary for entry in report.extractors]))
     for file_id, reason in report.errors:
         parts.append(f"unreadable page {file_id}: {reason}")
+    parts.extend(
+        f"{entry.summary.name} failed on page {score.file_id}: {score.error}"
+        for entry in report.extractors
+        for score in entry.pages
+        if score.error is not None
+    )
     return "\n\n".join(parts)
 
 
 def _format_summary(summary: Summary) -> str:
     """Render one extractor's summary as labelled rows."""
-    p, r, f = (_number(v) for v in (summary.precision, summary.recall, summary.f1))
+    p, r, f = (format_number(v) for v in (summary.precision, summary.recall, summary.f1))
     rows = [
         f"{summary.name}: {summary.pages} pages",
         f"  {'word F1 / P / R':<22}{f} / {p} / {r}",
-        *(f"    {t.page_type:<20}{_number(t.f1):<7} ({t.pages} pages)" for t in summary.by_type),
-        f"  {'with snippets':<22}{_percent(summary.with_rate)}",
-        f"  {'without snippets':<22}{_percent(summary.without_rate)}  (lower is better)",
-        f"  {'LCS F1':<22}{_number(summary.lcs_f1)}",
-        f"  {'headline exact':<22}{_percent(summary.headline_match)}"
+        *(
+            f"    {t.page_type:<20}{format_number(t.f1):<7} ({t.pages} pages)"
+            for t in summary.by_type
+        ),
+        f"  {'with snippets':<22}{format_percent(summary.with_rate)}",
+        f"  {'without snippets':<22}{format_percent(summary.without_rate)}  (lower is better)",
+        f"  {'LCS F1':<22}{format_number(summary.lcs_f1)}",
+        f"  {'headline exact':<22}{format_percent(summary.headline_match)}"
         f"  ({summary.headline_pages} pages with a headline)",
-        f"  {'throughput':<22}{_number(summary.mb_per_s, 2)} MB/s",
-        f"  {'median time':<22}{_number(summary.median_ms, 1)} ms/page",
+        f"  {'throughput':<22}{format_number(summary.mb_per_s, 2)} MB/s",
+        f"  {'median time':<22}{format_number(summary.median_ms, 1)} ms/page",
     ]
     return "\n".join(rows)
 
@@ -506,7 +536,7 @@ def format_decisions(name: str, rows: Sequence[DecisionRow]) -> str:
         "|---|---:|---:|---:|---:|",
         *(
             f"| {row.page_type} | {row.pages} | {row.reader} | {row.original} "
-            f"| {_percent(row.share)} |"
+            f"| {format_percent(row.share)} |"
             for row in rows
         ),
         "",
@@ -529,20 +559,20 @@ def _format_comparison(summaries: Sequence[Summary]) -> str:
     header += f"{'with':>7} {'without':>7} {'title':>7} {'MB/s':>6} {'ms':>7}"
     rows = [header]
     for s in summaries:
-        figures = [_number(v) for v in (s.f1, s.precision, s.recall, s.lcs_f1)]
-        rates = [_percent(v) for v in (s.with_rate, s.without_rate, s.headline_match)]
+        figures = [format_number(v) for v in (s.f1, s.precision, s.recall, s.lcs_f1)]
+        rates = [format_percent(v) for v in (s.with_rate, s.without_rate, s.headline_match)]
         row = f"{s.name:<{width}}  " + " ".join(f"{v:>6}" for v in figures)
         row += " " + " ".join(f"{v:>7}" for v in rates)
-        rows.append(row + f" {_number(s.mb_per_s, 2):>6} {_number(s.median_ms, 1):>7}")
+        rows.append(row + f" {format_number(s.mb_per_s, 2):>6} {format_number(s.median_ms, 1):>7}")
     return "\n".join(rows)
 
 
-def _number(value: float | None, digits: int = 3) -> str:
+def format_number(value: float | None, digits: int = 3) -> str:
     """Format a number, or a dash for none."""
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def _percent(value: float | None) -> str:
+def format_percent(value: float | None) -> str:
     """Format a share as a percentage, or a dash for none."""
     return "-" if value is None else f"{value:.1%}"
 
@@ -558,7 +588,7 @@ def _run_plainview(params: ExtractParams, html: bytes, url: str | None) -> Predi
     if isinstance(result, Skip):
         # The proxy keeps a skipped page as it is, in every mode.
         return Prediction("", "", readerable=False)
-    return Prediction(result.text, result.title, readerable=result.readerable)
+    return Prediction(result.text, result.title, result.html, readerable=result.readerable)
 
 
 def missing_peers() -> list[str]:
@@ -567,15 +597,37 @@ def missing_peers() -> list[str]:
     return [dist for module, dist in PEER_MODULES.items() if found(module) is None]
 
 
-def peer_extractors() -> list[Extractor] | str:
-    """Return trafilatura and readability-lxml as extractors, or say what is missing."""
-    missing = missing_peers()
-    if missing:
-        return f"--peers needs {' and '.join(missing)}: pip install -e '.[dev]'"
+def peer_extractors(*, with_html: bool = False) -> list[Extractor] | str:
+    """Return trafilatura, readability-lxml and Readability.js, or say what is missing.
+
+    `with_html` asks trafilatura for its HTML too, in a second pass with links,
+    images and formatting kept (its text stays that of its defaults).
+    """
+    python, node = missing_peers(), readability_js.missing()
+    hints = [*(["pip install -e '.[dev]'"] if python else []), *([INSTALL_HINT] if node else [])]
+    if hints:
+        return f"--peers needs {' and '.join(python + node)}: {'; '.join(hints)}"
+    peer = ReadabilityJs()
     return [
-        Extractor(f"trafilatura {_version('trafilatura')}", _run_trafilatura),
+        Extractor(f"trafilatura {_version('trafilatura')}", partial(_run_trafilatura, with_html)),
         Extractor(f"readability-lxml {_version('readability-lxml')}", _run_readability),
+        Extractor(
+            f"readability.js {readability_js.version()}",
+            partial(_run_readability_js, peer),
+            peer.close,
+        ),
     ]
+
+
+@contextmanager
+def running(extractors: Sequence[Extractor]) -> Iterator[Sequence[Extractor]]:
+    """Hand out the extractors, then close those that hold something between pages."""
+    try:
+        yield extractors
+    finally:
+        for extractor in extractors:
+            if extractor.close is not None:
+                extractor.close()
 
 
 def _version(distribution: str) -> str:
@@ -583,13 +635,18 @@ def _version(distribution: str) -> str:
     return importlib.metadata.version(distribution)
 
 
-def _run_trafilatura(html: bytes, url: str | None) -> Prediction:
-    """Extract with trafilatura's defaults, and its metadata title."""
+def _run_trafilatura(with_html: bool, html: bytes, url: str | None) -> Prediction:
+    """Extract with trafilatura's defaults, and its metadata title (and its HTML if asked)."""
     import trafilatura
 
     text = trafilatura.extract(html, url=url, with_metadata=False)
     title = trafilatura.extract_metadata(html, default_url=url).title
-    return Prediction(text or "", title or "")
+    # Its defaults would leave links, images and formatting out of the HTML too.
+    content = trafilatura.extract(
+        html, url=url, with_metadata=False, output_format="html",
+        include_links=True, include_images=True, include_formatting=True,
+    ) if with_html else None  # fmt: skip
+    return Prediction(text or "", title or "", content or "")
 
 
 def _run_readability(html: bytes, url: str | None) -> Prediction:
@@ -602,7 +659,19 @@ def _run_readability(html: bytes, url: str | None) -> Prediction:
         summary = document.summary()
     except Unparseable:
         return Prediction("", "")
-    return Prediction(html_text(summary), document.short_title() or "")
+    return Prediction(html_text(summary), document.short_title() or "", summary)
+
+
+def _run_readability_js(peer: ReadabilityJs, html: bytes, url: str | None) -> Prediction:
+    """Extract with Readability.js: the text of its article HTML, and its title.
+
+    The text comes from the HTML as for readability-lxml: Readability's own
+    `textContent` glues the words of adjacent blocks together.
+    """
+    answer = peer.extract(html, url)
+    if isinstance(answer, JsFailure):
+        return Prediction("", "", error=answer.reason)
+    return Prediction(html_text(answer.content), answer.title, answer.content)
 
 
 def baseline_extractors() -> list[Extractor]:
@@ -621,7 +690,8 @@ def _run_baseline(headline_tag: str, html: bytes, url: str | None) -> Prediction
     body = root.find("body")
     heading = root.find(f".//{headline_tag}")
     title = "" if heading is None else " ".join(element_text(heading).split())
-    return Prediction(element_text(root if body is None else body), title)
+    page = html.decode("utf-8", "replace")
+    return Prediction(element_text(root if body is None else body), title, page)
 
 
 def parse_html(html: bytes | str) -> etree._Element | None:
@@ -659,10 +729,10 @@ def _text_chunks(root: etree._Element) -> Iterator[str]:
         stack.extend((child, False) for child in reversed(element))
 
 
-def write_json(report: Report, path: Path) -> str | None:
-    """Write a report as JSON; return why it failed, or None."""
+def write_json(data: dict[str, object], path: Path) -> str | None:
+    """Write a report's JSON data; return why it failed, or None."""
     try:
-        text = json.dumps(report_json(report), indent=1, ensure_ascii=False)
+        text = json.dumps(data, indent=1, ensure_ascii=False)
         path.write_text(text + "\n", encoding="utf-8")
     except OSError as error:
         return f"{path}: {error.strerror or error}"

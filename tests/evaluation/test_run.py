@@ -13,6 +13,7 @@ import pytest
 from lxml import etree
 
 from addon.cli import main as cli
+from addon.evaluation import readability_js
 from addon.evaluation import run as evaluation
 from addon.evaluation.run import (
     DatasetPage,
@@ -219,8 +220,9 @@ def test_eval_command_with_baselines_writes_json(
 def test_eval_rejects_a_missing_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["eval", "--dataset", str(tmp_path)]) == 1
     assert capsys.readouterr().err == f"plainview: {tmp_path}: not a dataset " + (
-        "(needs html/ and ground-truth/)\n"
+        "(needs html/ and ground-truth/, or page folders with source.html and expected.html)\n"
     )
+    assert page_ids(tmp_path) == f"{tmp_path}: not a dataset (needs html/ and ground-truth/)"
 
 
 def test_eval_reports_an_unwritable_out_file(
@@ -242,17 +244,89 @@ def test_peers_need_their_packages(
     )
 
 
+def test_peers_need_node_and_its_packages(
+    dataset: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(readability_js, "NODE_MODULES", dataset)
+    assert cli.main(["eval", "--dataset", str(dataset), "--peers"]) == 1
+    assert capsys.readouterr().err == (
+        "plainview: --peers needs @mozilla/readability and jsdom: "
+        "npm ci in a source checkout (node 20.19 or newer)\n"
+    )
+    monkeypatch.setitem(sys.modules, "readability", None)
+    assert evaluation.peer_extractors() == (
+        "--peers needs readability-lxml and @mozilla/readability and jsdom: "
+        "pip install -e '.[dev]'; npm ci in a source checkout (node 20.19 or newer)"
+    )
+
+
 def test_peers_run_on_the_mini_dataset(dataset: Path) -> None:
     peers = evaluation.peer_extractors()
     assert isinstance(peers, list)
-    assert [peer.name for peer in peers] == ["trafilatura 2.3.1", "readability-lxml 0.9"]
-    report = evaluate(dataset, peers, limit=1)
+    assert [peer.name for peer in peers] == [
+        "trafilatura 2.3.1",
+        "readability-lxml 0.9",
+        "readability.js 0.6.0",
+    ]
+    with evaluation.running(peers):
+        report = evaluate(dataset, peers, limit=1)
+        assert isinstance(report, Report)
+        assert [entry.summary.pages for entry in report.extractors] == [1, 1, 1]
+        for peer in peers:
+            prediction = peer.run(PAGE_ONE, "https://example.org/1")
+            assert "alpha beta gamma" in prediction.text, peer.name
+            # Without being asked, only trafilatura leaves its HTML out.
+            assert ("alpha beta gamma" in prediction.html) != peer.name.startswith("trafilatura")
+
+
+def test_a_peer_process_that_dies_stops_the_run_with_its_reason(
+    dataset: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    closed: list[bool] = []
+
+    def dying(html: bytes, url: str | None) -> Prediction:
+        raise readability_js.PeerFailed("node stopped reading (exit status 1; ...)")
+
+    peer = Extractor("readability.js", dying, lambda: closed.append(True))
+    monkeypatch.setattr(evaluation, "peer_extractors", lambda with_html: [peer])
+    assert cli.main(["eval", "--dataset", str(dataset), "--peers"]) == 1
+    assert capsys.readouterr().err.endswith(
+        "plainview: readability.js: node stopped reading (exit status 1; ...)\n"
+    )
+    assert closed == [True]
+
+
+def test_running_closes_the_extractors_that_hold_something() -> None:
+    closed: list[str] = []
+    extractors = [Extractor("a", silent, lambda: closed.append("a")), Extractor("b", silent)]
+    with pytest.raises(ZeroDivisionError), evaluation.running(extractors):
+        _ = 1 / 0
+    assert closed == ["a"]
+
+
+def test_an_extractor_failing_on_a_page_is_reported(dataset: Path) -> None:
+    def failing(html: bytes, url: str | None) -> Prediction:
+        return Prediction("", "", error="TypeError: boom" if url == PAGES["0002"].url else None)
+
+    report = evaluate(dataset, [Extractor("failing", failing)])
     assert isinstance(report, Report)
-    assert [entry.summary.pages for entry in report.extractors] == [1, 1]
-    for peer in peers:
-        prediction = peer.run(PAGE_ONE, "https://example.org/1")
-        assert isinstance(prediction.text, str)
-        assert isinstance(prediction.title, str)
+    assert [page.error for page in report.extractors[0].pages] == [None, "TypeError: boom", None]
+    assert evaluation.format_report(report).endswith(
+        "\n\nfailing failed on page 0002: TypeError: boom"
+    )
+    data = evaluation.report_json(report)["extractors"]
+    assert isinstance(data, dict)
+    assert [page["error"] for page in data["failing"]["per_page"]] == [
+        None,
+        "TypeError: boom",
+        None,
+    ]
+
+
+def test_the_baselines_predict_the_whole_page_as_html() -> None:
+    for baseline in evaluation.baseline_extractors():
+        prediction = baseline.run(PAGE_ONE, None)
+        assert prediction.html == PAGE_ONE.decode()
 
 
 def test_element_text_puts_blocks_on_lines_and_hides_code() -> None:
