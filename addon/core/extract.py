@@ -14,9 +14,15 @@ from lxml import etree
 from addon.core.decode import Decoded, decode
 from addon.core.dom import text_content
 from addon.core.heuristics.chrome import drop_chrome
-from addon.core.heuristics.direction import page_direction
+from addon.core.heuristics.direction import declared_direction, page_direction
 from addon.core.heuristics.hiding import drop_non_content
-from addon.core.heuristics.metadata import PageMeta, declares_discussion, read_metadata
+from addon.core.heuristics.language import detect_language
+from addon.core.heuristics.metadata import (
+    PageMeta,
+    declared_lang,
+    declares_discussion,
+    read_metadata,
+)
 from addon.core.heuristics.names import (
     PageNames,
     all_furniture_words,
@@ -148,7 +154,9 @@ def _read_page(
         return Skip("no main content found")
     discussion = bool(params.extend.discussion_post_chars) and declares_discussion(root, meta)
     base_url = base_of(url, meta.base_href)
-    return _Found(lines, selection, headline, chosen, meta, discussion, base_url)
+    # Read here: the output stage takes the content out of the page, away from its ancestors.
+    lang, direction = declared_lang(chosen.top) or meta.lang, declared_direction(chosen.top)
+    return _Found(lines, selection, headline, chosen, meta, discussion, base_url, lang, direction)
 
 
 def preprocess(root: etree._Element, extend: ExtendParams) -> str:
@@ -266,6 +274,8 @@ class _Found:
     meta: PageMeta
     discussion: bool  # the page declares itself a discussion thread (and such are read)
     base_url: str | None  # what the content's relative links resolve against
+    lang: str | None  # declared for the content: its nearest lang, else <html>'s or a meta's
+    dir: str | None  # declared nearest the content: "rtl"/"ltr"; None if none or "auto"
 
 
 def _article(
@@ -300,12 +310,14 @@ def _article(
         timings_ms=dict(clock.laps),
     )
     words = word_count(text)  # counted once: the reader check needs it too
+    # A declared language wins; only a page that declares none has its text read.
+    lang = found.lang or detect_language(text)
     return Article(
         title=title,
         blocks=blocks,
         text=text,
-        lang=meta.lang,
-        dir=page_direction(meta.dir, meta.lang, text),
+        lang=lang,
+        dir=page_direction(found.dir, lang, text),
         readerable=_readerable(blocks, text, found, t1=t1, words=words, params=params.extend),
         url=url,
         byline=meta.byline,

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+
+from lxml import etree
+
+from addon.core.heuristics.metadata import content_ancestry
 
 # Right-to-left scripts (thesis §4.4: R2L counts these as content characters): Hebrew,
 # Arabic, Syriac, Thaana, N'Ko, Samaritan, Mandaic and Arabic Extended (U+0590-08FF), the
@@ -25,6 +30,8 @@ RTL_LANGUAGES = frozenset(
 )  # fmt: skip
 # Script subtags that settle the direction whatever the language ("ku-Arab", "uz-Latn").
 RTL_SCRIPTS = frozenset({"arab", "hebr", "syrc", "thaa", "nkoo", "adlm", "rohg", "mand", "samr"})
+# The dir values that set a direction ("auto" leaves it to the text).
+_RTL_OR_LTR = frozenset({"rtl", "ltr"})
 
 
 def has_rtl(text: str) -> bool:
@@ -78,3 +85,19 @@ def page_direction(
     if language_direction(lang) == "rtl":
         return "rtl"
     return text_direction(text, min_share=min_share)
+
+
+def declared_direction(top: Sequence[etree._Element]) -> str | None:
+    """Return the dir declared nearest the chosen content ("rtl"/"ltr"), or None."""
+    # HTML's rule: the nearest ancestor's dir applies, so a <body dir="rtl"> or a
+    # <main dir="rtl"> wrapper counts as much as <html dir="rtl">, and an inner
+    # dir="ltr" overrides an outer "rtl". An invalid value is no declaration (the
+    # walk goes on up); "auto" asks for the direction of the text: None, so that
+    # page_direction() falls back on the language and the text.
+    for element in content_ancestry(top):
+        value = (element.get("dir") or "").strip().lower()
+        if value in _RTL_OR_LTR:
+            return value
+        if value == "auto":
+            return None
+    return None

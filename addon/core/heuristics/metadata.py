@@ -11,7 +11,7 @@ import html
 import json
 import re
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -470,6 +470,31 @@ def _lang(root: etree._Element, metas: dict[str, list[str]]) -> str | None:
         _first_meta(metas, ("content-language", "language", "og:locale")),
     )
     return next((tag for tag in map(normalise_lang, candidates) if tag), None)
+
+
+def content_ancestry(top: Sequence[etree._Element]) -> list[etree._Element]:
+    """Return the elements that hold all of the chosen subtrees, nearest first."""
+    # One subtree: itself and its ancestors. Several: their common ancestors, since
+    # what one subtree declares for itself is not said of the others.
+    chains = [[element, *element.iterancestors()] for element in top]
+    if len(chains) < 2:
+        return chains[0] if chains else []
+    shared = set.intersection(*(set(chain) for chain in chains[1:]))
+    return [element for element in chains[0] if element in shared]
+
+
+def declared_lang(top: Sequence[etree._Element]) -> str | None:
+    """Return the language declared nearest the chosen content: lang or xml:lang, up to <html>."""
+    # The nearest declaration is the one that applies (HTML's language rule): an
+    # article in a <div lang="es"> of an English site is Spanish. An empty or
+    # malformed value is read as no declaration, as _lang() reads <html>'s, so
+    # the Content-Language meta or detection may still say.
+    for element in content_ancestry(top):
+        for value in (element.get("lang"), element.get("xml:lang")):
+            tag = normalise_lang(value) if value else None  # most ancestors have neither
+            if tag:
+                return tag
+    return None
 
 
 def normalise_lang(value: str | None) -> str | None:

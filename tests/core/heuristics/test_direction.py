@@ -10,6 +10,7 @@ import pytest
 from addon.core.decode import decode
 from addon.core.heuristics.direction import (
     count_rtl,
+    declared_direction,
     has_rtl,
     language_direction,
     page_direction,
@@ -156,3 +157,56 @@ def test_has_rtl_knows_each_range_edge() -> None:
         for each in (ch, "a" + ch, "\u201c" + ch):
             assert has_rtl(each) is _in_rtl_ranges(ord(ch)), hex(ord(ch))
             assert count_rtl(each) == int(_in_rtl_ranges(ord(ch)))
+
+
+# --- the direction the page declares for its chosen content ---
+
+
+def _content(html: str) -> list[lxml.html.HtmlElement]:
+    """Return the elements marked id=content in a parsed page: the chosen content."""
+    return lxml.html.document_fromstring(html).xpath("//*[@id='content']")
+
+
+def test_dir_on_body_applies_to_the_content() -> None:
+    html = '<html><body dir="rtl"><div><article id="content">x</article></div></body></html>'
+    assert declared_direction(_content(html)) == "rtl"
+
+
+def test_dir_on_a_wrapper_of_the_content() -> None:
+    html = '<html><body><main dir="RTL "><article id="content">x</article></main></body></html>'
+    assert declared_direction(_content(html)) == "rtl"
+    assert declared_direction(_content('<body><div id="content" dir="rtl">x</div></body>')) == "rtl"
+
+
+def test_the_nearest_dir_wins() -> None:
+    html = '<html dir="ltr"><body dir="rtl"><div id="content">x</div></body></html>'
+    assert declared_direction(_content(html)) == "rtl"
+    html = '<html dir="rtl"><body><div dir="ltr"><div id="content">x</div></div></body></html>'
+    assert declared_direction(_content(html)) == "ltr"
+
+
+def test_dir_auto_leaves_the_direction_to_the_text() -> None:
+    html = '<html dir="rtl"><body><div dir="auto"><div id="content">x</div></div></body></html>'
+    assert declared_direction(_content(html)) is None
+
+
+def test_invalid_dir_is_no_declaration() -> None:
+    html = '<html dir="rtl"><body><div dir="right"><div id="content">x</div></div></body></html>'
+    assert declared_direction(_content(html)) == "rtl"
+
+
+def test_dir_inside_the_content_or_beside_it_is_not_the_content_s() -> None:
+    html = '<body><div id="content"><p dir="rtl">x</p></div><aside dir="rtl">y</aside></body>'
+    assert declared_direction(_content(html)) is None
+
+
+def test_several_subtrees_take_the_dir_declared_for_all_of_them() -> None:
+    html = (
+        '<html dir="ltr"><body dir="rtl"><header id="content" dir="ltr">t</header>'
+        '<main><div id="content">x</div></main></body></html>'
+    )
+    assert declared_direction(_content(html)) == "rtl"
+
+
+def test_no_content_declares_nothing() -> None:
+    assert declared_direction([]) is None

@@ -13,6 +13,8 @@ import pytest
 from addon.core.heuristics.metadata import (
     PageMeta,
     collapse,
+    content_ancestry,
+    declared_lang,
     declares_discussion,
     iso_date,
     normalise_lang,
@@ -298,6 +300,39 @@ def test_dir_from_html_or_body() -> None:
     assert _meta('<html><body dir="rtl"><p>x</p></body></html>').dir == "rtl"
     assert _meta('<html dir="auto"><body dir="ltr"><p>x</p></body></html>').dir == "ltr"
     assert _meta('<html dir="auto"><body><p dir="rtl">x</p></body></html>').dir is None
+
+
+def _content(html: str) -> list[lxml.html.HtmlElement]:
+    """Return the elements marked id=content in a parsed page: the chosen content."""
+    return lxml.html.document_fromstring(html).xpath("//*[@id='content']")
+
+
+def test_content_ancestry_is_nearest_first_and_shared_by_all_subtrees() -> None:
+    one = _content('<html><body><main><div id="content">x</div></main></body></html>')
+    assert [element.tag for element in content_ancestry(one)] == ["div", "main", "body", "html"]
+    two = _content(
+        '<html><body><main><h1 id="content">t</h1><div><p id="content">x</p></div></main></body>'
+        "</html>"
+    )
+    assert [element.tag for element in content_ancestry(two)] == ["main", "body", "html"]
+    assert content_ancestry([]) == []
+
+
+def test_declared_lang_of_the_content_or_its_ancestors() -> None:
+    html = '<html lang="en"><body><div lang="es-MX"><p id="content">x</p></div></body></html>'
+    assert declared_lang(_content(html)) == "es-MX"
+    html = '<html lang="en"><body lang="de"><p id="content" lang="fr">x</p></body></html>'
+    assert declared_lang(_content(html)) == "fr"
+    assert declared_lang(_content('<html xml:lang="pt-br"><p id="content">x</p></html>')) == "pt-BR"
+
+
+def test_empty_or_invalid_lang_is_no_declaration() -> None:
+    html = '<html lang="en-GB"><body lang=""><div lang="{{lang}}"><p id="content">x</p></div>'
+    assert declared_lang(_content(html)) == "en-GB"
+    assert declared_lang(_content('<html lang=""><p id="content">x</p></html>')) is None
+    html = '<html><p id="content" lang="en">x</p><p lang="de">y</p></html>'
+    assert declared_lang(_content(html)) == "en"
+    assert declared_lang([]) is None
 
 
 def test_persian_page_states_lang_but_no_dir() -> None:
