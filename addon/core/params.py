@@ -67,6 +67,8 @@ CONSENT_WORDS: Words = frozenset(
         for thing in ("banner", "notice", "bar", "law", "wall", "popup")
     }
 )
+# class words of a link styled as a button (see ExtendParams.button_words).
+BUTTON_WORDS: Words = frozenset({"btn", "button", "buttons", "cta"})
 # class/id word of the page's footer (copyright, contact and policy links).
 FOOTER_WORDS: Words = frozenset({"footer"})
 
@@ -223,6 +225,12 @@ class ExtendParams:
     # ... unless link text makes up more than this share of all selected
     # text: then the page is a listing and its links are the content.
     listing_min_link_share: float = 1.0
+    # ... and only those in a run of at least this many such lines (a link list);
+    # one link line among text lines is the article's ("continued here", a credit).
+    link_dense_min_run: int = 1
+    # ... but a line whose every link is named a button (class words, or
+    # role=button) goes alone: "Get started", "Add to cart", "Back to blog".
+    button_words: Words = frozenset()
     # Chrome holding more than this share of the page's text is kept: it is
     # the page itself nested in a <header> left open, not furniture.
     chrome_max_share: float = 0.3
@@ -350,6 +358,8 @@ ALGORITHMS: dict[str, ExtractParams] = {
             max_link_share=0.8,
             # off: even .805 / odd .805; 0.2: .812 / .814 (0.15-0.5 within .001)
             listing_min_link_share=0.2,
+            link_dense_min_run=2,
+            button_words=BUTTON_WORDS,
             # off: even .8191 / odd .8225; alone: .8277 / .8315 (service .787 / .772
             # -> .817 / .810); with the furniture headings below: .8312 / .8327
             keep_unselected_within=True,

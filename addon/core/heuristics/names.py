@@ -9,8 +9,10 @@ opens one before a - or _, or closes one after a - or _: "comment-list" and
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import accumulate
 
 from lxml import etree
 
@@ -111,21 +113,36 @@ def page_names(root: etree._Element, words: Words) -> PageNames:
 def words_held(values: set[str], words: Words) -> dict[str, Words]:
     """Map each class or id value that some of the words name to those words."""
     # One look at all the values cut into pieces (at spaces, - and _) rules out
-    # the words no value holds, most of them on most pages; a substring search
-    # then leaves only the few values worth cutting into tokens.
-    joined = " ".join(values).lower()
-    pieces = set(_JOINT.sub(" ", joined).split())
+    # the words no value holds, most of them on most pages; each word left is
+    # found in all the values joined at once, and only the values it stands in
+    # are cut into tokens.
+    ordered = list(values)
+    # Lowered one by one: lowering may lengthen a value ("İ"), which would shift
+    # the offsets of all after it in a string lowered whole.
+    lowered = [value.lower() for value in ordered]
+    joined = "\n".join(lowered)
+    pieces = set(joined.replace("-", " ").replace("_", " ").split())
     present = [word for word in words if word and pieces.issuperset(_pieces(word))]
-    held: dict[str, Words] = {}
     if not present:
-        return held
-    for value in values:
-        lowered = value.lower()
-        if any(word in lowered for word in present):
-            found = words.intersection(word_places(lowered))
-            if found:
-                held[value] = frozenset(found)
+        return {}
+    starts = list(accumulate((len(value) + 1 for value in lowered), initial=0))
+    candidates = {
+        bisect_right(starts, place) - 1 for word in present for place in _places(joined, word)
+    }
+    held: dict[str, Words] = {}
+    for index in candidates:
+        found = words.intersection(word_places(lowered[index]))
+        if found:
+            held[ordered[index]] = frozenset(found)
     return held
+
+
+def _places(text: str, word: str) -> Iterator[int]:
+    """Yield where a word occurs in a text."""
+    place = text.find(word)
+    while place >= 0:
+        yield place
+        place = text.find(word, place + 1)
 
 
 def word_places(value: str) -> Iterator[str]:
@@ -148,7 +165,7 @@ _JOINT = re.compile(r"[-_]")
 
 def _pieces(word: str) -> list[str]:
     """Cut a word at every - and _."""
-    return _JOINT.sub(" ", word).split()
+    return word.replace("-", " ").replace("_", " ").split()
 
 
 def _sort_marked(

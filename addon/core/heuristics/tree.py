@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from addon.core.heuristics.names import names_any
 from addon.core.paper.danag import Selection
 from addon.core.paper.lines import BLOCK_TAGS, Line
 from addon.core.paper.titlefinder import HEADING_TAGS, Headline
-from addon.core.params import ExtendParams
+from addon.core.params import ExtendParams, Words
 
 # A subtree this high in the page is a layout wrapper, not an article.
 LAYOUT_TAGS = frozenset({"html", "body"})
@@ -39,8 +40,15 @@ def choose_content(
     max_link_share = extend.max_link_share
     if link_share(lines, selected) > extend.listing_min_link_share:
         max_link_share = 1.0  # a listing: its links are the content
-    spare = extend.spare_permalink_headings
-    kept = [i for i in selected if not _link_dense(lines[i], max_link_share, spare=spare)]
+    dense = link_dense_lines(
+        lines,
+        max_link_share,
+        spare=extend.spare_permalink_headings,
+        min_run=extend.link_dense_min_run,
+        button_words=extend.button_words,
+        content=set(selected),
+    )
+    kept = [i for i in selected if i not in dense]
     if not kept:
         return Chosen([])
     top = lowest_common_ancestor([lines[i].element for i in kept])
@@ -50,14 +58,14 @@ def choose_content(
             lines, selection, headline.element, top, kept=kept, extend=extend
         )
         inside = inside if inside is not None else _line_owners_within(top)
-        kept = _lines_within(lines, inside, max_link_share, spare=spare)
+        kept = _lines_within(lines, inside, dense)
         if extend.drop_before_headline:
             kept = _after(lines, kept, headline.element)
     evidence: list[int] | None = None
     if inside is None:
         inside = _line_owners_within(top)
         if extend.keep_unselected_within:
-            evidence, kept = kept, _lines_within(lines, inside, max_link_share, spare=spare)
+            evidence, kept = kept, _lines_within(lines, inside, dense)
     drop = _unkept_elements(lines, kept, top, inside)
     if headline is not None and headline.element is not None:
         drop.add(headline.element)
@@ -96,11 +104,83 @@ def link_share(lines: Sequence[Line], selected: Sequence[int]) -> float:
     return sum(lines[i].link_chars for i in selected) / chars if chars else 0.0
 
 
+def link_dense_lines(
+    lines: Sequence[Line],
+    max_share: float,
+    *,
+    spare: bool = False,
+    min_run: int = 1,
+    button_words: Words = frozenset(),
+    content: set[int] | None = None,
+) -> set[int]:
+    """Return the lines to leave out as mostly link text: those in a run of `min_run` or more,
+    at the edge of the `content` lines, or buttons."""
+    # A link list (related stories, tags, a menu) is a run of link lines; one
+    # link line between lines of the content is the article's own ("continued
+    # here", a credit, an infobox's value) unless its links are styled as
+    # buttons ("Get started", "Add to cart"). At the content's edge it is the
+    # page's ("Back to blog", "Skip to content"). Lines without text neither
+    # make nor break a run.
+    if max_share >= 1.0:
+        return set()
+    runs: list[list[int]] = [[]]
+    neighbours: list[tuple[int, int]] = []  # the text lines before and after each run
+    previous = -1
+    for index, line in enumerate(lines):
+        if line.t1 <= 0:
+            continue
+        if _link_dense(line, max_share, spare=spare):
+            runs[-1].append(index)
+            continue
+        if runs[-1]:
+            neighbours.append((previous, index))
+            runs.append([])
+        previous = index
+    neighbours.append((previous, -1))
+    inside = content if content is not None else set(range(len(lines)))
+    dense: set[int] = set()
+    for run, (before, after) in zip(runs, neighbours, strict=False):
+        lone = len(run) < min_run and before in inside and after in inside
+        dense.update(i for i in run if not lone or _buttons_only(lines[i], button_words))
+    return dense
+
+
+def _buttons_only(line: Line, words: Words) -> bool:
+    """Tell whether every link of a line is styled as a button, by role or class words."""
+    links = list(line.element.iter("a"))
+    return bool(words) and bool(links) and all(_is_button(link, words) for link in links)
+
+
+def _is_button(link: etree._Element, words: Words) -> bool:
+    """Tell whether a link, or the element around it, is named a button."""
+    if link.get("role") == "button":
+        return True
+    parent = link.getparent()
+    return any(
+        names_any(value, words)
+        for element in (link, parent)
+        if element is not None
+        for value in (element.get("class"),)
+        if value
+    )
+
+
 def _link_dense(line: Line, max_share: float, *, spare: bool = False) -> bool:
-    """Tell whether a line's text is mostly link text (share above `max_share`)."""
-    if max_share >= 1.0 or line.t1 <= 0 or line.link_chars <= max_share * len(line.text):
+    """Tell whether a line's text is mostly link text (share above `max_share`) leading away."""
+    if line.link_chars <= max_share * len(line.text):
         return False
-    return not (spare and is_permalink_heading(line))
+    return not (spare and (is_permalink_heading(line) or _links_into_page(line)))
+
+
+def _links_into_page(line: Line) -> bool:
+    """Tell whether every link of a line points into the page: a table of contents' entry, a
+    footnote's way back."""
+    # A heading is spared only as its own permalink (is_permalink_heading): one
+    # that links to another section is a table of contents' heading, not content.
+    if line.tag in HEADING_TAGS:
+        return False
+    hrefs = [(anchor.get("href") or "").strip() for anchor in line.element.iter("a")]
+    return bool(hrefs) and all(len(href) > 1 and href.startswith("#") for href in hrefs)
 
 
 def is_permalink_heading(line: Line) -> bool:
@@ -142,13 +222,12 @@ def _after(lines: Sequence[Line], kept: list[int], headline: etree._Element) -> 
 
 
 def _lines_within(
-    lines: Sequence[Line], inside: set[etree._Element], max_share: float, *, spare: bool = False
+    lines: Sequence[Line], inside: set[etree._Element], dense: set[int]
 ) -> list[int]:
-    """Return the indices of the non-link-dense lines whose elements are in `inside`."""
-    within = [index for index, line in enumerate(lines) if line.element in inside]
-    if max_share >= 1.0:  # no line is link-dense: no test per line
-        return within
-    return [index for index in within if not _link_dense(lines[index], max_share, spare=spare)]
+    """Return the indices of the lines, not `dense` ones, whose elements are in `inside`."""
+    return [
+        index for index, line in enumerate(lines) if line.element in inside and index not in dense
+    ]
 
 
 def _unkept_elements(

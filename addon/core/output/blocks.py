@@ -19,6 +19,7 @@ from lxml import etree
 
 from addon.core import compiled
 from addon.core.dom import text_length
+from addon.core.output.anchors import find_targets, place_targets
 from addon.core.output.furniture import trim_rules
 from addon.core.output.headings import step_headings
 from addon.core.output.images import (
@@ -124,7 +125,9 @@ def _context(
 class _Flow:
     """Flatten containers into a list of block copies, gathering loose inline text."""
 
-    __slots__ = ("brs", "ctx", "drop", "has_text", "items", "orphans", "out", "with_blocks")
+    __slots__ = (
+        "brs", "ctx", "drop", "has_text", "ids", "items", "orphans", "out", "with_blocks",
+    )  # fmt: skip
 
     def __init__(self, ctx: _Context) -> None:
         self.ctx = ctx
@@ -135,6 +138,7 @@ class _Flow:
         self.brs = 0  # consecutive <br> at the end of the open paragraph
         self.orphans: tuple[Element | None, Element] | None = None  # (source parent, list)
         self.with_blocks: set[Element] = set()  # inline elements known to hold a block
+        self.ids: list[str] = []  # ids of containers entered since the last block
 
     def feed(self, root: Element) -> None:
         """Walk one selected subtree iteratively; its tail is not part of it."""
@@ -166,11 +170,13 @@ class _Flow:
         if kind == "block":
             if self.items:
                 self._break()
-            self.out.append(_copy(el, self.ctx))
-            self.orphans = None
+            self._emit(_copy(el, self.ctx))
         elif kind == "container":
             if self.items:
                 self._break()
+            ident = el.get("id")
+            if ident:  # a section's id: its first block carries it (output/anchors.py)
+                self.ids.append(ident)
             text = el.text
             if text and not text.isspace():  # else _loose skips it: no paragraph is open
                 self._loose(text)
@@ -223,6 +229,9 @@ class _Flow:
         """Append a finished block copy; it ends any run of orphan list items."""
         self.out.append(block)
         self.orphans = None
+        if self.ids:
+            _carry_ids(block, self.ids)
+            self.ids = []
 
     def _item(self, el: Element) -> None:
         """Gather list items met outside their list into one list per source parent."""
@@ -283,6 +292,13 @@ class _Flow:
         self.items = []
         self.has_text = False
         self.brs = 0
+
+
+def _carry_ids(block: Element, ids: list[str]) -> None:
+    """Give the ids of the containers around a block to it and its first elements without one."""
+    free = (el for el in block.iter(etree.Element) if el.get("id") is None)
+    for ident, element in zip(ids, free, strict=False):
+        element.set("id", ident)
 
 
 def _paragraph(items: list[str | Element], holder: Element) -> Element:
@@ -368,10 +384,12 @@ def _finish(raws: list[Element], ctx: _Context) -> list[Block]:
     holder = ctx.holder  # one tree: each lxml pass runs once per call
     holder.extend(raws)
     _prepare(holder)
+    targets = find_targets(holder, ctx.base)  # before the rebuild strips the ids
     unwrap, srcsets_stable = _scrub(holder, ctx)
     etree.strip_elements(holder, REMOVE, with_tail=False)
     name_or_unwrap(holder)
     etree.strip_tags(holder, UNWRAP, *unwrap)
+    place_targets(holder, targets)
     step_headings(holder)
     _cap_depth(holder)
     roots = list(holder)

@@ -68,21 +68,58 @@ def _words_beyond(count: int) -> re.Pattern[str]:
     return re.compile(rf"\W*+(?:\w++\W*+){{{count + 1}}}")
 
 
-def drop_repeated_blocks(blocks: Sequence[Block], *, min_chars: int = 20) -> tuple[Block, ...]:
-    """Leave out a block whose text repeats an earlier block's text word for word."""
-    # Pages serve one description twice (a mobile and a desktop copy, a tab and
-    # its accordion twin) and clone carousels for their scrolling; a reader reads
-    # it once. Code is exempt: documentation repeats an example on purpose.
-    seen: set[str] = set()
+def drop_repeated_blocks(
+    blocks: Sequence[Block], *, min_chars: int = 20, min_run: int = 2
+) -> tuple[Block, ...]:
+    """Leave out a run of blocks that repeats an earlier run block for block: a section served
+    twice."""
+    # Pages serve one section twice (a mobile and a desktop copy, a tab and its
+    # accordion twin) and clone carousels for their scrolling; a reader reads it
+    # once. One block repeated alone is the article's own: a heading over every
+    # product ("Specs"), a poem's refrain, a line quoted again. So only a run of
+    # `min_run` blocks or more that repeats an earlier run, with `min_chars` of
+    # text, goes. Code is never part of a run: documentation repeats an example.
+    keys = [_repeat_key(block) for block in blocks]
+    earlier: dict[str, list[int]] = {}
     kept: list[Block] = []
-    for block in blocks:
-        key = collapse(block.text)
-        if len(key) >= min_chars and block.kind != "pre":
-            if key in seen:
-                continue
-            seen.add(key)
-        kept.append(block)
+    index = 0
+    while index < len(blocks):
+        run = _repeated_run(keys, index, earlier.get(keys[index], ()))
+        chars = sum(len(block.text) for block in blocks[index : index + run])
+        if run >= min_run and chars >= min_chars:
+            index += run
+            continue
+        if keys[index]:
+            earlier.setdefault(keys[index], []).append(index)
+        kept.append(blocks[index])
+        index += 1
     return tuple(kept)
+
+
+def _repeat_key(block: Block) -> str:
+    """Return what a block is compared by: its kind and text, its markup when textless; "" for
+    code, which never repeats as furniture."""
+    if block.kind == "pre":
+        return ""
+    text = collapse(block.text)
+    return f"{block.kind} {text}" if text else block.html
+
+
+def _repeated_run(keys: Sequence[str], start: int, sources: Sequence[int]) -> int:
+    """Return how many blocks from `start` on repeat, key for key, the blocks after one of the
+    earlier places `sources`, each earlier run ending before `start`."""
+    longest = 0
+    for source in sources:
+        length = 0
+        while (
+            source + length < start
+            and start + length < len(keys)
+            and keys[start + length]
+            and keys[start + length] == keys[source + length]
+        ):
+            length += 1
+        longest = max(longest, length)
+    return longest
 
 
 def trim_rules(blocks: list[Block]) -> tuple[Block, ...]:

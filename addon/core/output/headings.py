@@ -2,9 +2,9 @@
 
 The reader page's h1 is the headline; sites often start their text at h3,
 repeat an h1 or skip levels, which breaks the outline screen readers navigate
-by (axe heading-order). Headings inside a block step down one level at a time
-while the blocks are built; the heading blocks of the finished article then
-start at h2 and never skip a level.
+by (axe heading-order). While the blocks are built, every heading (inside a
+block too) is renumbered from the highest at h2, never skipping a level; the
+heading blocks left after the furniture cut are renumbered alike.
 """
 
 from __future__ import annotations
@@ -20,11 +20,16 @@ _HEADING_OPEN = re.compile(r"^(\s*<)h[1-6](?=[\s>/])", re.IGNORECASE)
 _HEADING_CLOSE = re.compile(r"</h[1-6]\s*>(\s*)$", re.IGNORECASE)
 
 
-def step_headings(holder: Element, *, top: int = 1) -> None:
-    """Let headings go down one level at a time below the page's h1 (axe heading-order)."""
-    previous = top
-    for heading in holder.iter(*HEADINGS):
-        level = min(int(heading.tag[1]), previous + 1)
+def step_headings(holder: Element, *, top_level: int = 2) -> None:
+    """Renumber the headings under holder as `outline` does the heading blocks: the highest at
+    h2, none deeper than one below the one before (axe heading-order)."""
+    # Relative to the highest: two sections that came in at h3 stay siblings; an
+    # absolute start would pull the first up to h2 and leave the next under it.
+    headings = list(holder.iter(*HEADINGS))
+    top = min((int(heading.tag[1]) for heading in headings), default=top_level)
+    previous = top_level - 1
+    for heading in headings:
+        level = min(int(heading.tag[1]) - top + top_level, previous + 1, 6)
         if level != int(heading.tag[1]):  # renaming an lxml element is slow
             heading.tag = f"h{level}"
         previous = level

@@ -29,7 +29,8 @@ from addon.core.output.urls import LINK_SCHEMES, NO_BASE, UrlBase, is_data_image
 def _cleaner(*, attribute_filter: bool = True) -> nh3.Cleaner:
     """Build the nh3 sanitiser: the second lock behind the allow-list build."""
     attributes = {tag: set(names) for tag, names in ALLOWED_ATTRS.items()}
-    attributes["*"] = set(GLOBAL_ATTRS)
+    # The ids the rebuild set again (output/anchors.py): the rebuild strips all others.
+    attributes["*"] = {*GLOBAL_ATTRS, "id"}
     return nh3.Cleaner(
         tags=set(ALLOWED_TAGS),
         clean_content_tags={"script", "style"},
@@ -176,7 +177,14 @@ def scrub_link(el: Element, base: UrlBase) -> None:
     if href is None:
         el.tag = UNWRAP
         return
-    el.set("href", href)  # rel: nh3 gives every link its own (link_rel)
+    # A link into the page itself stays a fragment: the reader page is the page.
+    document = base.document
+    in_page = (
+        bool(document)
+        and href.startswith(document)
+        and href[len(document) : len(document) + 1] == "#"
+    )
+    el.set("href", href[len(document) :] if in_page else href)  # rel: nh3 adds its own
 
 
 _FILTERING_CLEANER = _cleaner()

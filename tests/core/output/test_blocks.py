@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from lxml import etree
 from lxml.html import HtmlElement
 
+from addon.core.output.anchors import usable_id
 from addon.core.output.blocks import _context, _finish, _Flow, build_blocks, is_layout_table
 from addon.core.output.furniture import (
     trim_rules,
@@ -76,7 +77,7 @@ def _assert_clean(block: Block) -> None:
     for el in _parse(block).iterdescendants():
         assert isinstance(el.tag, str)
         assert el.tag in ALLOWED_TAGS, el.tag
-        allowed = ALLOWED_ATTRS.get(el.tag, frozenset()) | {"dir", "lang"}
+        allowed = ALLOWED_ATTRS.get(el.tag, frozenset()) | {"dir", "lang", "id"}
         if el.tag == "a":
             allowed |= {"rel"}
         for name, value in el.attrib.items():
@@ -84,6 +85,8 @@ def _assert_clean(block: Block) -> None:
             assert not name.lower().startswith("on")
             if name in ("href", "src"):
                 _assert_safe_url(el.tag, name, value)
+            if name == "id":
+                assert usable_id(value), value
             if name == "srcset":
                 for candidate in value.split(", "):
                     assert candidate.startswith(("https://", "http://")), value
@@ -94,6 +97,9 @@ def _assert_safe_url(tag: str, name: str, value: str) -> None:
         assert value.startswith("data:image/")
         return
     prefixes = ("https://", "http://", "mailto:", "tel:") if name == "href" else ("http",)
+    if name == "href" and value.startswith("#"):  # a link into the page itself
+        assert value.isprintable(), value
+        return
     assert value.startswith(prefixes), value
 
 
@@ -333,7 +339,7 @@ def test_relative_urls_resolve_against_the_base() -> None:
         "https://cdn.example.org/root",
         "https://cdn.example.org/up/x",
         "https://other.example.net/y",
-        "https://cdn.example.org/docs/#sec",
+        "#sec",  # a link into the page stays one: the reader page is the page
         "https://cdn.example.org/docs/?q=1",
         "https://abs.example/z",
     ]

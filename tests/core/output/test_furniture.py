@@ -164,14 +164,37 @@ def test_cutting_the_tail_of_no_blocks_gives_no_blocks() -> None:
     assert cut_furniture_tail((), FURNITURE, min_position=0.4) == ()
 
 
-def test_a_block_repeating_an_earlier_one_word_for_word_is_left_out() -> None:
+def test_a_run_of_blocks_repeating_an_earlier_run_word_for_word_is_left_out() -> None:
     blocks = _text_blocks(
         ("p", "A wheel thrown mug in a matte white glaze."),
         ("p", "Handmade stoneware."),
         ("p", "A wheel thrown  mug in a matte\nwhite glaze."),
+        ("p", "Handmade stoneware."),
         ("p", "A wheel thrown mug in a glossy white glaze."),
     )
-    assert drop_repeated_blocks(blocks, min_chars=20) == (blocks[0], blocks[1], blocks[3])
+    assert drop_repeated_blocks(blocks, min_chars=20) == (blocks[0], blocks[1], blocks[4])
+
+
+def test_one_block_repeated_alone_is_the_articles_own() -> None:
+    # A refrain, a heading over every product: a run of one is never furniture.
+    refrain = ("p", "So keep the lamp and trim the wick, and never let it fail.")
+    blocks = _text_blocks(
+        ("p", "The tide comes in across the stones."),
+        refrain,
+        ("p", "The winter nights are long and cold."),
+        refrain,
+        ("h4", "What we liked about this lantern"),
+        ("p", "It never went out."),
+        ("h4", "What we liked about this lantern"),
+        ("p", "The battery lasted."),
+    )
+    assert drop_repeated_blocks(blocks, min_chars=20) == blocks
+
+
+def test_a_repeated_run_must_hold_enough_text() -> None:
+    blocks = _text_blocks(("p", "Yes"), ("p", "No"), ("p", "Yes"), ("p", "No"))
+    assert drop_repeated_blocks(blocks, min_chars=20) == blocks
+    assert drop_repeated_blocks(blocks, min_chars=5) == blocks[:2]
 
 
 def test_short_repeated_blocks_and_repeated_code_are_kept() -> None:
@@ -180,6 +203,8 @@ def test_short_repeated_blocks_and_repeated_code_are_kept() -> None:
         ("pre", 'curl -X POST "https://api.example.com/v1/charges"'),
         ("p", "Team size: 11-50"),
         ("pre", 'curl -X POST "https://api.example.com/v1/charges"'),
+        ("p", "Team size: 11-50"),
+        ("p", "Team size: 11-50"),
     )
     assert drop_repeated_blocks(blocks, min_chars=20) == blocks
     assert drop_repeated_blocks((), min_chars=20) == ()

@@ -58,3 +58,27 @@ def test_extraction_gives_the_outline_the_reader_page_shows() -> None:
     assert isinstance(article, Article)
     assert [b.kind for b in article.blocks if heading_level(b)] == ["h2", "h3"]
     assert "<h2>Sources</h2>" in article.html and "<h3>Mouths</h3>" in article.html
+
+
+def test_sibling_sections_stay_siblings_whatever_level_they_start_at() -> None:
+    # Shifted below the page's h1, two h2 sections came in as h3: the first was
+    # pulled up to h2 and the second left at h3, nested under the first (a
+    # "Contents" heading took every later section under it).
+    holder = lxml.html.fragment_fromstring(
+        "<div><h3>Contents</h3><p>t</p><h3>History</h3><h4>Early</h4><h3>Today</h3></div>"
+    )
+    step_headings(holder)
+    tags = [el.tag for el in holder.iter("h2", "h3", "h4", "h5", "h6")]
+    assert tags == ["h2", "h2", "h3", "h2"]
+
+
+def test_extraction_keeps_sections_after_the_first_at_its_level() -> None:
+    body = f"<p>{'Words of the article, long enough to count. ' * 4}</p>"
+    page = (
+        "<html><head><title>Lanterns</title></head><body><article><h1>Lanterns</h1>"
+        f"{body}<h2>The song</h2>{body}<h2>Three lanterns</h2><h3>Storm lantern</h3>{body}"
+        "</article></body></html>"
+    )
+    article = extract(page.encode(), url="http://example.org/")
+    assert isinstance(article, Article)
+    assert [b.kind for b in article.blocks if heading_level(b)] == ["h2", "h2", "h3"]
