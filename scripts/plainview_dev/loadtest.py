@@ -48,7 +48,7 @@ DATASET = Path(__file__).resolve().parents[3] / "shared/datasets/wcxb-dev"
 REPORT = Path(__file__).resolve().parents[2] / "out" / "loadtest.json"
 # How a reader view announces itself: our policy header and our page's landmarks.
 PLAINVIEW_CSP = "default-src 'none'; img-src * data:; style-src 'sha256-"
-READER_MARKS = (b'<main id="content"', b"?plainview=original")
+READER_MARKS = (b'<main id="pv-content"', b"?plainview=original")
 # Bodies are written and read in pieces of this size.
 PIECE = 256 * KIB
 # A trickled body arrives in this many pieces, spread over the item's trickle time.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from pathlib import Path
 
 import lxml.html
 import pytest
@@ -145,8 +146,8 @@ def test_reader_page_leaves_out_unknown_meta_and_uses_the_host() -> None:
 def test_skip_link_is_the_first_focusable_element_and_targets_main() -> None:
     root = parse(render_reader(article(), URL, PageStyle(), LINKS))
     first = focusable(root)[0]
-    assert first.text == "Skip to content" and first.get("href") == "#content"
-    assert root.xpath("//main/@id") == ["content"]
+    assert first.text == "Skip to content" and first.get("href") == "#pv-content"
+    assert root.xpath("//main/@id") == ["pv-content"]
 
 
 def test_no_script_anywhere_even_from_hostile_metadata() -> None:
@@ -277,7 +278,7 @@ def test_why_page_draws_an_accessible_chart() -> None:
     svg = root.xpath("//svg")[0]
     assert svg.get("role") == "img" and svg.get("aria-label")
     assert svg.xpath("./title")[0].text
-    assert root.xpath("//p[@id='chart-summary']")[0].text == "Six lines."
+    assert root.xpath("//p[@id='pv-chart-summary']")[0].text == "Six lines."
     assert len(root.xpath("//svg/path")) == 3
     assert root.xpath("//svg/line[@class='headline']/@x1") == ["1.5"]
     assert root.xpath("//td/text()") == ["algorithm", "addanag-plus", "gap", "80"]
@@ -312,3 +313,14 @@ def test_every_theme_renders_the_settings_page(theme: str) -> None:
     root = parse(page)
     assert root.get("data-theme") == theme
     assert len(root.findall(".//h1")) == 1
+
+
+def test_the_reader_pages_own_ids_are_all_reserved_for_it() -> None:
+    # The article keeps its ids (output/anchors.py) and never one starting with
+    # the reserved prefix: the page around it must use only such ids.
+    from addon.core.output.anchors import RESERVED_PREFIX
+
+    templates = Path(__file__).parents[2] / "templates"
+    for template in templates.glob("*.html"):
+        for ident in re.findall(r'\bid="([^"{]*)"', template.read_text(encoding="utf-8")):
+            assert ident.startswith(RESERVED_PREFIX), (template.name, ident)

@@ -204,7 +204,7 @@ def test_a_toggle_never_overwrites_a_broken_file(app: SettingsApp, store: Config
 def test_the_why_page(app: SettingsApp) -> None:
     root = page(get(app, "/why?id=rid"))
     assert root.xpath("//svg[@role='img']")
-    assert "The page has 2 lines." in root.xpath("//p[@id='chart-summary']")[0].text
+    assert "The page has 2 lines." in root.xpath("//p[@id='pv-chart-summary']")[0].text
     assert get(app, "/why?id=gone").status == 404
     assert get(app, "/why").status == 404
 

@@ -26,7 +26,7 @@ def reader_page(content: str, *, head: str = "", toolbar: str = "") -> bytes:
         f'Show original</a><form method="post" action="{action}">'
         '<input type="hidden" name="token" value="t"><button type="submit">Always</button>'
         f"</form>{toolbar}</nav></header>"
-        '<main id="content"><article><header><h1>T</h1></header>'
+        '<main id="pv-content"><article><header><h1>T</h1></header>'
         f"{content}</article></main></body></html>"
     ).encode()
 

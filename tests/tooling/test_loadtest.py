@@ -48,7 +48,7 @@ from plainview_dev.loadtest import (
 from addon.core import Article, extract
 from addon.job.content_encoding import decode_body
 
-READER = b'<main id="content"><article><a href="/x?plainview=original">Show original</a>'
+READER = b'<main id="pv-content"><article><a href="/x?plainview=original">Show original</a>'
 
 
 def sha(data: bytes) -> str:
