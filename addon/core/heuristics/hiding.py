@@ -6,8 +6,10 @@ parts; and the helpers that drop elements.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
+import lxml.html
 from lxml import etree
 
 from addon.core.dom import (
@@ -189,11 +191,29 @@ def unwrap_noscript(root: etree._Element, *, min_chars: int = 200) -> None:
     noscripts = list(root.iter("noscript"))
     if not noscripts:
         return
+    for noscript in noscripts:
+        parse_escaped_markup(noscript)
     unwrap_all(
         root,
         [element for element in noscripts if len(text_content(element).strip()) >= min_chars],
     )
     etree.strip_elements(root, "noscript", with_tail=False)
+
+
+def parse_escaped_markup(noscript: etree._Element) -> None:
+    """Turn a noscript's markup stored as text into elements: its tags are no words."""
+    # A page saved from a browser running scripts holds each noscript's content
+    # as text ("<div class=...>" escaped); shown, it reads as markup.
+    text = noscript.text
+    if len(noscript) or not text or _ESCAPED_TAG.search(text) is None:
+        return
+    parsed = lxml.html.fragment_fromstring(text, create_parent="div")
+    noscript.text = parsed.text
+    noscript.extend(list(parsed))
+
+
+# A start or end tag written out as text.
+_ESCAPED_TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
 
 
 def drop_hidden(

@@ -19,6 +19,7 @@ from lxml import etree
 
 from addon.core import compiled
 from addon.core.dom import text_length
+from addon.core.heuristics.names import names_any
 from addon.core.output.anchors import find_targets, place_targets
 from addon.core.output.furniture import trim_rules
 from addon.core.output.headings import step_headings
@@ -35,6 +36,7 @@ from addon.core.output.tags import (
     BLOCKISH,
     BLOCKISH_TAGS,
     GLOBAL_ATTRS,
+    HEADINGS,
     KEPT_TAGS,
     NO_ATTRS,
     PHRASING,
@@ -421,7 +423,10 @@ def _finish(raws: list[Element], ctx: _Context) -> list[Block]:
 
 
 def _prepare(holder: Element) -> None:
-    """Remove comments, scripts and media; resolve picture sources and noscript images."""
+    """Remove comments, scripts, media and headings' edit links; resolve picture sources and
+    noscript images."""
+    for heading in holder.iter(*HEADINGS):
+        drop_edit_links(heading)
     for picture in holder.iter("picture"):
         picture_fallback(picture)
     for noscript in list(holder.iter("noscript")):
@@ -432,6 +437,21 @@ def _prepare(holder: Element) -> None:
     etree.strip_elements(
         holder, etree.Comment, etree.ProcessingInstruction, *REMOVE_TAGS, with_tail=False
     )
+
+
+def drop_edit_links(heading: Element) -> None:
+    """Mark a heading's edit links for removal: a wiki's "[edit]" beside every section title."""
+    # Named so by the wiki (MediaWiki's span.mw-editsection holds the link and its
+    # brackets), or a link to the wiki's editor ("action=edit") alone.
+    for element in heading.iterdescendants(etree.Element):
+        names = element.get("class")
+        href = element.get("href") if element.tag == "a" else None
+        if (names and names_any(names, EDIT_LINK_WORDS)) or (href and "action=edit" in href):
+            element.tag = REMOVE
+
+
+# Class words of a heading's edit link.
+EDIT_LINK_WORDS = frozenset({"editsection", "edit-section", "section-edit", "edit-link"})
 
 
 def _scrub(holder: Element, ctx: _Context) -> tuple[set[str], bool]:

@@ -6,7 +6,12 @@ import lxml.html
 import pytest
 from fragments import text_after
 
-from addon.core.heuristics.hiding import drop_hidden, drop_non_content, keeps_unvoiced
+from addon.core.heuristics.hiding import (
+    drop_hidden,
+    drop_non_content,
+    keeps_unvoiced,
+    unwrap_noscript,
+)
 from addon.core.heuristics.parse import parse, strip_premature_end_tags
 
 
@@ -132,3 +137,19 @@ def test_streamed_segments_take_their_slots_and_show() -> None:
 )
 def test_streamed_segments_find_only_their_own_slots(page: str, expected: str) -> None:
     assert _placed(page) == expected
+
+
+def test_markup_a_noscript_holds_as_text_is_read_as_markup() -> None:
+    # A page saved with scripts on holds each noscript's content as escaped text.
+    warning = (
+        "&lt;div class='alertBox'&gt;&lt;p&gt;JavaScript is off.&lt;/p&gt;&lt;/div&gt;"
+        "&lt;img width=1 height=1 src='https://t.example/b?p=1'&gt;"
+    )
+    post = "&lt;p&gt;" + "A forum post kept for readers without scripts. " * 6 + "&lt;/p&gt;"
+    root = lxml.html.document_fromstring(
+        f"<body><p>Story.</p><noscript>{warning}</noscript><noscript>{post}</noscript></body>"
+    )
+    unwrap_noscript(root)
+    text = root.text_content()
+    assert "<" not in text and "alertBox" not in text and "JavaScript is off" not in text
+    assert "A forum post kept" in text and root.xpath("//body/p[2]")

@@ -910,3 +910,15 @@ def test_subtrees_that_hold_one_another_or_repeat_are_copied() -> None:
     blocks = build_blocks([outer[0], inner], base_url=BASE)
     assert [block.text for block in blocks] == ["One paragraph of text.", "Another one."]
     assert "One paragraph" not in etree.tostring(body, encoding="unicode")
+
+
+def test_a_headings_edit_links_are_left_out_and_its_title_kept() -> None:
+    blocks = _blocks(
+        "<body><h2><span class='mw-headline' id='History'>History</span>"
+        "<span class='mw-editsection'><span class='mw-editsection-bracket'>[</span>"
+        "<a href='/w/index.php?title=X&amp;action=edit&amp;section=1'>edit</a>"
+        "<span class='mw-editsection-bracket'>]</span></span></h2>"
+        "<h3>Sources <a href='/w/index.php?title=X&amp;action=edit&amp;section=2'>edit</a></h3>"
+        "<p>Text with an <a href='/w/index.php?title=X&amp;action=edit'>edit link</a>.</p></body>"
+    )
+    assert [b.text for b in blocks] == ["History", "Sources", "Text with an edit link."]
