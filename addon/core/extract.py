@@ -33,7 +33,7 @@ from addon.core.heuristics.names import (
 from addon.core.heuristics.parse import parse
 from addon.core.heuristics.readerable import content_share, is_readerable
 from addon.core.heuristics.tree import Chosen, choose_content, line_of
-from addon.core.output.blocks import build_blocks
+from addon.core.output.blocks import build_blocks, kept_text
 from addon.core.output.furniture import cut_furniture_tail, drop_repeated_blocks, furniture_pattern
 from addon.core.output.headings import outline
 from addon.core.output.text import plain_text, word_count
@@ -48,7 +48,7 @@ from addon.core.params import (
     Words,
     params_for,
 )
-from addon.core.result import Article, Block, Diagnostics, Skip
+from addon.core.result import Article, Block, Diagnostics, LeftOut, Skip
 
 _BINARY_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f]")
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -74,8 +74,12 @@ def extract(
     url: str | None = None,
     content_type: str | None = None,
     params: ExtractParams | None = None,
+    audit: bool = False,
 ) -> Article | Skip:
-    """Extract the main content and headline of one page (thesis ch. 4-5)."""
+    """Extract the main content and headline of one page (thesis ch. 4-5).
+
+    With `audit`, the diagnostics also hold the kept source elements' text.
+    """
     params = params or params_for()
     clock = _Clock()
     if len(body) > params.max_bytes:
@@ -92,7 +96,7 @@ def extract(
     if root is None:
         return Skip("empty page: nothing to parse")
     clock.lap("parse")
-    return _extract_tree(root, url=url, params=params, clock=clock)
+    return _extract_tree(root, url=url, params=params, clock=clock, audit=audit)
 
 
 def why_not_html(
@@ -124,13 +128,18 @@ _SNIFFED_CHARS = 4096
 
 
 def _extract_tree(
-    root: etree._Element, *, url: str | None, params: ExtractParams, clock: _Clock
+    root: etree._Element,
+    *,
+    url: str | None,
+    params: ExtractParams,
+    clock: _Clock,
+    audit: bool = False,
 ) -> Article | Skip:
     """Read the page (preprocessing, DANAg, TitleFinder), then write its article (output)."""
     found = _read_page(root, url=url, params=params, clock=clock)
     if isinstance(found, Skip):
         return found
-    return _write_article(found, url=url, params=params, clock=clock)
+    return _write_article(found, url=url, params=params, clock=clock, audit=audit)
 
 
 def _read_page(
@@ -187,16 +196,34 @@ def preprocess(root: etree._Element, extend: ExtendParams) -> str:
 
 
 def _write_article(
-    found: _Found, *, url: str | None, params: ExtractParams, clock: _Clock
+    found: _Found, *, url: str | None, params: ExtractParams, clock: _Clock, audit: bool = False
 ) -> Article | Skip:
     """Turn the chosen subtrees into the article's blocks, and assemble the Article.
 
     It gets what was read from the page, never the page itself: building the
     blocks takes the chosen subtrees out of it (copying them cost 9% of the
     extraction time, docs/performance.md), so nothing may read the page after.
+    With `audit`, the kept source elements' text is read first, for the fidelity check.
     """
-    chosen, extend = found.chosen, params.extend
-    blocks = build_blocks(chosen.top, base_url=found.base_url, drop=chosen.drop)
+    source_text = kept_text(found.chosen.top, found.chosen.drop) if audit else None
+    output = _output(found, params.extend)
+    clock.lap("output")
+    return _article(output, found, url=url, params=params, clock=clock, source_text=source_text)
+
+
+@dataclass(frozen=True, slots=True)
+class _Output:
+    """The article's blocks, and what the output stage left out of the kept content."""
+
+    blocks: tuple[Block, ...]
+    left_out: tuple[LeftOut, ...]
+
+
+def _output(found: _Found, extend: ExtendParams) -> _Output:
+    """Build the blocks, end them at a late furniture heading, drop a repeated run, outline."""
+    chosen = found.chosen
+    built = build_blocks(chosen.top, base_url=found.base_url, drop=chosen.drop)
+    blocks, left_out = built, []
     if extend.furniture_headings:
         blocks = cut_furniture_tail(
             blocks,
@@ -204,11 +231,19 @@ def _write_article(
             min_position=extend.furniture_min_position,
             max_label_words=extend.furniture_label_words,
         )
+        left_out += _left_out(built, blocks, "after a heading that names page furniture")
     if extend.min_repeat_chars:
-        blocks = drop_repeated_blocks(blocks, min_chars=extend.min_repeat_chars)
-    blocks = outline(blocks)  # last: the furniture cut may take headings away
-    clock.lap("output")
-    return _article(blocks, found, url=url, params=params, clock=clock)
+        kept = drop_repeated_blocks(blocks, min_chars=extend.min_repeat_chars)
+        left_out += _left_out(blocks, kept, "a run of blocks repeating an earlier run")
+        blocks = kept
+    # Last: the furniture cut may take headings away.
+    return _Output(outline(blocks), tuple(left_out))
+
+
+def _left_out(before: Sequence[Block], after: Sequence[Block], reason: str) -> list[LeftOut]:
+    """Return the blocks of `before` that are not in `after` (a subsequence of it) as LeftOut."""
+    kept = {id(block) for block in after}
+    return [LeftOut(reason, block.text) for block in before if id(block) not in kept]
 
 
 def banner_only(root: etree._Element, banner_chars: int, *, min_rest: int) -> str:
@@ -279,15 +314,17 @@ class _Found:
 
 
 def _article(
-    blocks: tuple[Block, ...],
+    output: _Output,
     found: _Found,
     *,
     url: str | None,
     params: ExtractParams,
     clock: _Clock,
+    source_text: str | None = None,
 ) -> Article | Skip:
     """Assemble the Article from the chosen blocks and the page's metadata."""
     lines, selection, headline, meta = found.lines, found.selection, found.headline, found.meta
+    blocks = output.blocks
     text = plain_text(blocks)
     # Whether there is enough text for a reader view is decided once, by reader_refusal.
     if not text:
@@ -308,6 +345,8 @@ def _article(
         line_tags=tuple([line.tag for line in lines]),
         params=_flat_params(params),
         timings_ms=dict(clock.laps),
+        left_out=output.left_out,
+        source_text=source_text,
     )
     words = word_count(text)  # counted once: the reader check needs it too
     # A declared language wins; only a page that declares none has its text read.

@@ -33,6 +33,14 @@ class Region:
 
 
 @dataclass(frozen=True, slots=True)
+class LeftOut:
+    """Text the output stage left out of the kept content, whole, and the rule that did."""
+
+    reason: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Diagnostics:
     """Per-line measurements behind the choice, so the proxy can draw them."""
 
@@ -45,6 +53,11 @@ class Diagnostics:
     line_tags: tuple[str, ...]  # the element name each line maps back to
     params: dict[str, str]
     timings_ms: dict[str, float] = field(default_factory=dict)
+    # What the output stage left out of the kept content, and why (output/furniture.py).
+    left_out: tuple[LeftOut, ...] = ()
+    # With extract(audit=True): the visible text of the kept source elements, which
+    # the article must hold but for `left_out` (the fidelity check, docs/evaluation.md).
+    source_text: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -102,3 +102,11 @@ def headline_match(prediction: str, reference: str | None) -> bool | None:
     if reference is None or not normalise_headline(reference):
         return None
     return normalise_headline(prediction) == normalise_headline(reference)
+
+
+def lost_words(source: str, shown: str) -> int:
+    """Count the words of the source text that the shown text lacks (each as often as it is
+    missing): the fidelity check's measure."""
+    missing = Counter(tokens(source))
+    missing.subtract(tokens(shown))
+    return sum(count for count in missing.values() if count > 0)

@@ -26,9 +26,16 @@ from typing import Literal, TextIO
 from lxml import etree
 from lxml.html import HTMLParser
 
-from addon.core import ExtractParams, Skip, extract
+from addon.core import Article, ExtractParams, Skip, extract
 from addon.evaluation import readability_js
-from addon.evaluation.metrics import Score, headline_match, lcs_scores, snippet_rate, word_scores
+from addon.evaluation.metrics import (
+    Score,
+    headline_match,
+    lcs_scores,
+    lost_words,
+    snippet_rate,
+    word_scores,
+)
 from addon.evaluation.readability_js import INSTALL_HINT, JsFailure, ReadabilityJs
 
 Split = Literal["even", "odd", "all"]
@@ -68,6 +75,9 @@ class Prediction:
     html: str = ""
     readerable: bool | None = None
     error: str | None = None
+    # Words of the kept source elements missing from the view (the fidelity check);
+    # None where the extractor cannot tell.
+    lost_words: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +123,7 @@ class PageScore:
     html_bytes: int
     readerable: bool | None = None
     error: str | None = None
+    lost_words: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +171,8 @@ class Summary:
     headline_pages: int
     mb_per_s: float | None
     median_ms: float | None
+    lost_words: int | None = None  # over the pages the check ran on
+    lossy_pages: int = 0
     # The auto decision per page type; empty for extractors without a verdict.
     decisions: tuple[DecisionRow, ...] = ()
 
@@ -311,6 +324,7 @@ def score_page(page: DatasetPage, extractor: Extractor) -> PageScore:
         html_bytes=len(page.html),
         readerable=prediction.readerable,
         error=prediction.error,
+        lost_words=prediction.lost_words,
     )
 
 
@@ -363,7 +377,14 @@ def summarise(name: str, scores: Sequence[PageScore]) -> Summary:
         mb_per_s=sum(s.html_bytes for s in scores) / 1e6 / seconds if seconds > 0 else None,
         median_ms=statistics.median(s.ms for s in scores) if scores else None,
         decisions=decision_matrix(scores),
+        lost_words=_total([s.lost_words for s in scores if s.lost_words is not None]),
+        lossy_pages=sum(1 for s in scores if s.lost_words),
     )
+
+
+def _total(values: Sequence[int]) -> int | None:
+    """Return the sum of the values, or None for none."""
+    return sum(values) if values else None
 
 
 def _by_type(scores: Sequence[PageScore]) -> tuple[TypeScore, ...]:
@@ -442,6 +463,8 @@ def _summary_json(summary: Summary) -> dict[str, object]:
         "headline_pages": summary.headline_pages,
         "mb_per_s": summary.mb_per_s,
         "median_ms": summary.median_ms,
+        "lost_words": summary.lost_words,
+        "lossy_pages": summary.lossy_pages,
         "auto_decision": _decisions_json(summary.decisions),
     }
 
@@ -483,6 +506,7 @@ def _page_json(score: PageScore) -> dict[str, object]:
         "html_bytes": score.html_bytes,
         "readerable": score.readerable,
         "error": score.error,
+        "lost_words": score.lost_words,
     }
 
 
@@ -521,10 +545,19 @@ def _format_summary(summary: Summary) -> str:
         f"  {'LCS F1':<22}{format_number(summary.lcs_f1)}",
         f"  {'headline exact':<22}{format_percent(summary.headline_match)}"
         f"  ({summary.headline_pages} pages with a headline)",
+        *_fidelity_row(summary),
         f"  {'throughput':<22}{format_number(summary.mb_per_s, 2)} MB/s",
         f"  {'median time':<22}{format_number(summary.median_ms, 1)} ms/page",
     ]
     return "\n".join(rows)
+
+
+def _fidelity_row(summary: Summary) -> list[str]:
+    """Render the fidelity check's row, for an extractor it ran on."""
+    if summary.lost_words is None:
+        return []
+    lost = f"{summary.lost_words} on {summary.lossy_pages} pages"
+    return [f"  {'lost words':<22}{lost}  (kept content missing from the view; the rule: 0)"]
 
 
 def format_decisions(name: str, rows: Sequence[DecisionRow]) -> str:
@@ -584,11 +617,27 @@ def plainview_extractor(name: str, params: ExtractParams) -> Extractor:
 
 def _run_plainview(params: ExtractParams, html: bytes, url: str | None) -> Prediction:
     """Extract with Plainview; a skipped page predicts nothing."""
-    result = extract(html, url=url, content_type=DATASET_CONTENT_TYPE, params=params)
+    # The audit reads the kept source elements' text too (counted in the time).
+    result = extract(html, url=url, content_type=DATASET_CONTENT_TYPE, params=params, audit=True)
     if isinstance(result, Skip):
         # The proxy keeps a skipped page as it is, in every mode.
         return Prediction("", "", readerable=False)
-    return Prediction(result.text, result.title, result.html, readerable=result.readerable)
+    return Prediction(
+        result.text,
+        result.title,
+        result.html,
+        readerable=result.readerable,
+        lost_words=fidelity_loss(result),
+    )
+
+
+def fidelity_loss(article: Article) -> int | None:
+    """Count the kept source elements' words the view lacks, beyond what it left out and why."""
+    diagnostics = article.diagnostics
+    if diagnostics is None or diagnostics.source_text is None:
+        return None
+    left_out = " ".join(part.text for part in diagnostics.left_out)
+    return lost_words(diagnostics.source_text, f"{article.title} {article.text} {left_out}")
 
 
 def missing_peers() -> list[str]:

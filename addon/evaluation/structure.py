@@ -93,9 +93,19 @@ def _inside_pre(element: etree._Element) -> bool:
 
 def heading_recall(expected: etree._Element, predicted: etree._Element, title: str) -> Recall:
     """Count the reference's headings that the prediction has as a heading or as its headline."""
-    wanted = [text for text in _texts(expected.iter(*HEADINGS)) if text]
-    present = set(_texts(predicted.iter(*HEADINGS))) | {normalise_headline(title)}
+    wanted = [_without_edit_link(text) for text in _texts(expected.iter(*HEADINGS)) if text]
+    present = {_without_edit_link(text) for text in _texts(predicted.iter(*HEADINGS))}
+    present.add(normalise_headline(title))
     return Recall(sum(text in present for text in wanted), len(wanted))
+
+
+def _without_edit_link(heading: str) -> str:
+    """Drop a wiki's "[edit]" from a heading's end: Firefox keeps it, Plainview leaves it out."""
+    return _EDIT_LINK.sub("", heading)
+
+
+# MediaWiki's edit link after a section title, normalised ("history [edit]").
+_EDIT_LINK = re.compile(r"\s*\[\s*edit\s*\]\s*$")
 
 
 def _texts(elements: Iterable[etree._Element]) -> list[str]:

@@ -436,3 +436,59 @@ def test_the_output_stage_needs_nothing_of_the_page_but_the_chosen_content() -> 
         assert (alone.html, alone.text, alone.title) == (whole.html, whole.text, whole.title)
         checked += 1
     assert checked >= 10
+
+
+def test_what_the_output_stage_leaves_out_is_recorded_with_its_reason() -> None:
+    sentences = "The story goes on, sentence after sentence. " * 5
+    story = "".join(f"<p>{sentences}{n}</p>" for n in range(6))
+    page = (
+        "<html><head><title>Story</title></head><body><article><h1>Story</h1>"
+        f"{story}<h2>Related posts</h2><p>Another story you may like to read next.</p>"
+        "</article></body></html>"
+    )
+    article = extract(page, url="https://example.org/story", audit=True)
+    assert isinstance(article, Article) and article.diagnostics is not None
+    reasons = {part.reason for part in article.diagnostics.left_out}
+    assert reasons == {"after a heading that names page furniture"}
+    assert "Another story" in " ".join(part.text for part in article.diagnostics.left_out)
+    source = article.diagnostics.source_text
+    assert source is not None and "Another story" in source and "Story" not in source.split()
+    assert extract(page, url="https://example.org/story").diagnostics.source_text is None  # type: ignore[union-attr]
+
+
+# Sentences as pages write them: links (some unsafe), spans named as furniture,
+# emphasis, code with comment tokens, a note link, a break.
+_INLINE = st.sampled_from(
+    [
+        "<a href='javascript:void(0)' class='popup'>{w}</a>",
+        "<a href='/x' class='share'>{w}</a>",
+        "<span class='ad'>{w}</span>",
+        "<em>{w}</em>",
+        "<code><span class='token comment'>// {w}</span></code>",
+        "<a href='#n1'>{w}</a>",
+        "{w}",
+        "<b>{w}</b><br>",
+    ]
+)
+_WORDS = st.sampled_from(["river", "stone", "lamp", "winter", "ferry", "mill", "bridge", "quay"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.lists(st.tuples(_INLINE, _WORDS), min_size=3, max_size=12), min_size=4, max_size=8)
+)
+def test_no_word_of_the_kept_content_is_lost(paragraphs: list[list[tuple[str, str]]]) -> None:
+    body = "".join(
+        "<p>The story says " + " ".join(form.format(w=word) for form, word in parts) + " here.</p>"
+        for parts in paragraphs
+    )
+    filler = "<p>" + "A sentence of the article that gives it enough text to read. " * 6 + "</p>"
+    page = (
+        "<html><head><title>A story</title></head><body><article><h1>A story</h1>"
+        f"{filler}{body}{filler}</article></body></html>"
+    )
+    from addon.evaluation.run import fidelity_loss
+
+    article = extract(page, url="https://example.org/a", audit=True)
+    assert isinstance(article, Article)
+    assert fidelity_loss(article) == 0

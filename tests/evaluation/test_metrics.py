@@ -13,6 +13,7 @@ from addon.evaluation.metrics import (
     headline_match,
     lcs_length,
     lcs_scores,
+    lost_words,
     normalise_headline,
     score_counts,
     snippet_rate,
@@ -119,3 +120,10 @@ def test_headline_match_normalises() -> None:
     assert headline_match("", "Title") is False
     assert headline_match("Title", None) is None
     assert headline_match("Title", " \n") is None
+
+
+def test_lost_words_counts_each_missing_word_as_often_as_it_is_missing() -> None:
+    assert lost_words("I am a rather elderly man", "am a man") == 3
+    assert lost_words("the cat and the hat", "The cat and hat") == 1  # one "the" of two
+    assert lost_words("words", "words and more") == 0
+    assert lost_words("", "") == 0

@@ -179,3 +179,11 @@ def test_fragments_and_targets() -> None:
     assert finds("caf%C3%A9", {"caf%C3%A9"})
     assert not finds("", {""})
     assert not finds("cafe", {"café"})
+
+
+def test_a_wikis_edit_link_in_firefoxs_headings_is_not_asked_for() -> None:
+    expected = document(
+        "<div><h2>History<span>[<a href='/w?action=edit'>edit</a>]</span></h2></div>"
+    )
+    predicted = document("<div><h2 id='History'>History</h2></div>")
+    assert heading_recall(expected, predicted, "Title") == Recall(1, 1)

@@ -37,6 +37,7 @@ from addon.core.output.tags import (
     BLOCKISH_TAGS,
     GLOBAL_ATTRS,
     HEADINGS,
+    INLINE_TAGS,
     KEPT_TAGS,
     NO_ATTRS,
     PHRASING,
@@ -100,6 +101,50 @@ def build_blocks(
         flow.feed(root)
     flow.close()
     return trim_rules(_finish(flow.out, ctx))
+
+
+def kept_text(
+    elements: Sequence[etree._Element], drop: Collection[etree._Element] = ()
+) -> str:
+    """Return the text a reader sees in the subtrees, without the dropped parts: what the
+    blocks built from them must hold."""
+    # As the blocks leave them out: the dropped elements, what never shows (scripts,
+    # media, form controls), what the page hides, a heading's edit links (left out
+    # as furniture, drop_edit_links); the text after them is kept.
+    dropped = set(drop)
+    parts: list[str] = []
+    for root in elements:
+        walker = etree.iterwalk(root, events=("start", "end"))
+        for event, node in walker:
+            # A block's edges part words; a phrasing element's do not ("a<b>b</b>").
+            edge = "" if node.tag in INLINE_TAGS else " "
+            if event == "end":
+                parts.append(edge if node is root else f"{edge}{node.tail or ''}")
+            elif not isinstance(node.tag, str) or node in dropped or _never_shown(node, root):
+                walker.skip_subtree()
+            else:
+                parts.append(f"{edge}{node.text or ''}")
+    return "".join(parts)
+
+
+def _never_shown(element: etree._Element, root: etree._Element) -> bool:
+    """Tell whether the blocks never show an element's text: script, media, a control,
+    hidden, a heading's edit link."""
+    if element.tag in REMOVE_TAGS:
+        return True
+    if not element.keys():
+        return False
+    return _is_hidden(element) or (
+        is_edit_link(element) and any(up.tag in HEADINGS for up in _up_to(element, root))
+    )
+
+
+def _up_to(element: etree._Element, root: etree._Element) -> Iterator[etree._Element]:
+    """Yield an element's ancestors up to root, root included."""
+    for up in element.iterancestors():
+        yield up
+        if up is root:
+            return
 
 
 def _context(
@@ -441,13 +486,18 @@ def _prepare(holder: Element) -> None:
 
 def drop_edit_links(heading: Element) -> None:
     """Mark a heading's edit links for removal: a wiki's "[edit]" beside every section title."""
+    for element in heading.iterdescendants(etree.Element):
+        if is_edit_link(element):
+            element.tag = REMOVE
+
+
+def is_edit_link(element: etree._Element) -> bool:
+    """Tell whether an element inside a heading is its edit link."""
     # Named so by the wiki (MediaWiki's span.mw-editsection holds the link and its
     # brackets), or a link to the wiki's editor ("action=edit") alone.
-    for element in heading.iterdescendants(etree.Element):
-        names = element.get("class")
-        href = element.get("href") if element.tag == "a" else None
-        if (names and names_any(names, EDIT_LINK_WORDS)) or (href and "action=edit" in href):
-            element.tag = REMOVE
+    names = element.get("class")
+    href = element.get("href") if element.tag == "a" else None
+    return bool(names and names_any(names, EDIT_LINK_WORDS)) or bool(href and "action=edit" in href)
 
 
 # Class words of a heading's edit link.

@@ -18,7 +18,14 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from addon.core.output.anchors import usable_id
-from addon.core.output.blocks import _context, _finish, _Flow, build_blocks, is_layout_table
+from addon.core.output.blocks import (
+    _context,
+    _finish,
+    _Flow,
+    build_blocks,
+    is_layout_table,
+    kept_text,
+)
 from addon.core.output.furniture import (
     trim_rules,
 )
@@ -922,3 +929,15 @@ def test_a_headings_edit_links_are_left_out_and_its_title_kept() -> None:
         "<p>Text with an <a href='/w/index.php?title=X&amp;action=edit'>edit link</a>.</p></body>"
     )
     assert [b.text for b in blocks] == ["History", "Sources", "Text with an edit link."]
+
+
+def test_kept_text_is_what_a_reader_sees_of_the_subtrees() -> None:
+    doc = _doc(
+        "<body><div><p>One <b>bo</b>ld <a href='/x'>link</a>.</p><script>var x</script>"
+        "<p style='display:none'>hidden</p><p class='drop'>dropped</p>"
+        "<h2>Title<span class='mw-editsection'>[<a href='/w?action=edit'>edit</a>]</span></h2>"
+        "<p>Two</p></div></body>"
+    )
+    (top,) = doc.xpath("//div")
+    dropped = doc.xpath("//p[@class='drop']")
+    assert kept_text([top], dropped).split() == ["One", "bold", "link.", "Title", "Two"]
