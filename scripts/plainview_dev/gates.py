@@ -147,8 +147,10 @@ URL_ATTRIBUTES = _words(
     " lowsrc dynsrc ping manifest icon archive classid usemap profile"
 )
 _SRCSET_ATTRIBUTES = frozenset({"srcset", "imagesrcset"})
-# What the core allows on every content element (addon/core/output/tags.py), and what nh3 adds.
-GLOBAL_ATTRS = frozenset({"dir", "lang"})
+# What the core allows on every content element (addon/core/output/tags.py), and what nh3 adds;
+# an id only outside the reader page's own namespace (addon/core/output/anchors.py).
+GLOBAL_ATTRS = frozenset({"dir", "lang", "id"})
+READER_ID_PREFIX = "pv-"
 LINK_REL = frozenset({"noopener", "noreferrer"})
 # The template's own chrome: the toolbar forms and the head's meta elements.
 _FORM_PARTS = frozenset({"form", "input", "button"})
@@ -271,6 +273,8 @@ def content_violations(root: Element) -> list[str]:
         allowed |= {"rel"} if tag == "a" else set()
         names = [str(name) for name in el.attrib]
         problems.extend(f"{name} attribute on <{tag}>" for name in names if name not in allowed)
+        if (el.get("id") or "").startswith(READER_ID_PREFIX):
+            problems.append(f"the reader page's own id on <{tag}>: {el.get('id')!r}")
         if tag == "a" and el.get("href") is not None:
             rel = set((el.get("rel") or "").lower().split())
             if not rel >= LINK_REL:

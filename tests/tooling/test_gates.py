@@ -75,6 +75,7 @@ def test_a_clean_reader_page_has_no_problem() -> None:
         ('<div class="x">x</div>', "<div> in the content"),
         ('<p style="color:red">x</p>', "style attribute on <p>"),
         ('<p title="x">x</p>', "title attribute on <p>"),
+        ('<p id="pv-content">x</p>', "the reader page's own id on <p>"),
         ("<style>p{}</style>", "<style> outside the head"),
         (
             '<p><iframe srcdoc="&lt;script&gt;alert(1)&lt;/script&gt;"></iframe></p>',
@@ -85,6 +86,11 @@ def test_a_clean_reader_page_has_no_problem() -> None:
 def test_each_executable_construct_is_found(content: str, expected: str) -> None:
     found = problems(content)
     assert any(expected in problem for problem in found), found
+
+
+def test_an_article_id_outside_the_reader_pages_namespace_is_allowed() -> None:
+    assert problems('<h2 id="History">History</h2><p><a href="#History" rel="noopener noreferrer">'
+                    "back</a></p>") == []
 
 
 def test_the_head_and_toolbar_are_checked_too() -> None:

@@ -37,7 +37,6 @@ from addon.core.output.tags import (
     BLOCKISH_TAGS,
     GLOBAL_ATTRS,
     HEADINGS,
-    INLINE_TAGS,
     KEPT_TAGS,
     NO_ATTRS,
     PHRASING,
@@ -45,6 +44,7 @@ from addon.core.output.tags import (
     REMOVE,
     REMOVE_TAGS,
     ROLES,
+    RUN_IN_TAGS,
     SCAN_LIMIT,
     UNWRAP,
     WALK_KINDS,
@@ -117,7 +117,7 @@ def kept_text(
         walker = etree.iterwalk(root, events=("start", "end"))
         for event, node in walker:
             # A block's edges part words; a phrasing element's do not ("a<b>b</b>").
-            edge = "" if node.tag in INLINE_TAGS else " "
+            edge = "" if node.tag in RUN_IN_TAGS and node.tag != "br" else " "
             if event == "end":
                 parts.append(edge if node is root else f"{edge}{node.tail or ''}")
             elif not isinstance(node.tag, str) or node in dropped or _never_shown(node, root):

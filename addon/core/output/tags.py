@@ -61,6 +61,10 @@ INLINE_TAGS = tag_set(
 )
 
 
+# HTML's phrasing elements: a browser runs their text on with the text around them.
+RUN_IN_TAGS = INLINE_TAGS | tag_set("span font label bdi bdo dfn data wbr")
+
+
 _STRUCTURE_TAGS = tag_set(
     "p h2 h3 h4 h5 h6 ul ol li dl dt dd table caption thead tbody tfoot tr th td pre"
     " blockquote figure figcaption hr"

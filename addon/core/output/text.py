@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
+from copy import deepcopy as copy_element
 
 from lxml import etree
 
@@ -186,8 +187,14 @@ def _marked_text(block: Element) -> str:
 
 
 def pre_text(pre: Element) -> str:
-    """Return a pre's text verbatim, less its leading and trailing blank lines."""
-    return safe_text(text_of(pre)).lstrip("\n").rstrip()
+    """Return a pre's text verbatim, less its leading and trailing blank lines; a br is a line
+    break, as the browser shows it."""
+    if next(pre.iter("br"), None) is None:
+        return safe_text(text_of(pre)).lstrip("\n").rstrip()
+    copy = copy_element(pre)
+    for br in copy.iter("br"):
+        br.tail = "\n" + (br.tail or "")
+    return safe_text(text_of(copy)).lstrip("\n").rstrip()
 
 
 def _protect_whitespace(pre: Element) -> None:
@@ -202,5 +209,9 @@ def _protect_whitespace(pre: Element) -> None:
 def _text_line(raw: str) -> str:
     """Collapse one line's whitespace; a table row's cells are joined by tabs."""
     if _CELL in raw:
-        return "\t".join(" ".join(cell.split()) for cell in raw.split(_CELL)[1:]).rstrip("\t")
+        # Text before the line's first cell ends a cell a line break cut ("a<br>b</td>").
+        lead, *cells = raw.split(_CELL)
+        parts = [" ".join(cell.split()) for cell in cells]
+        lead = " ".join(lead.split())
+        return "\t".join([lead, *parts] if lead else parts).rstrip("\t")
     return " ".join(raw.split())

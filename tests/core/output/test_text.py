@@ -16,6 +16,7 @@ from addon.core.output.text import (
     _serialise,
     block_texts,
     lines_of_marks,
+    pre_text,
     reading_minutes,
     serialise_all,
     word_count,
@@ -86,3 +87,19 @@ def test_lines_collapse_white_space_and_drop_control_characters_and_empty_lines(
     )
     assert lines_of_marks(marked) == "a b c\nd\ufdd5\ne\n\U0001f600"
     assert lines_of_marks("") == ""
+
+
+def test_a_cells_lines_after_a_break_stay_in_the_tables_text() -> None:
+    holder = etree.fromstring(
+        "<div><table><tr><th>Battery</th><td>Smartwatch: 40 days<br/>GPS: 118 hours</td>"
+        "<td>Daily: 36 days</td></tr></table></div>"
+    )
+    (text,) = block_texts(holder, list(holder))
+    assert text.split("\n") == ["Battery\tSmartwatch: 40 days", "GPS: 118 hours\tDaily: 36 days"]
+
+
+def test_a_pre_broken_into_lines_by_br_keeps_its_lines_in_the_text() -> None:
+    pre = etree.fromstring("<pre>import os<br/>import time<br/><br/>x = 1</pre>")
+    assert pre_text(pre) == "import os\nimport time\n\nx = 1"
+    # The pre itself stays as it was.
+    assert etree.tostring(pre) == b"<pre>import os<br/>import time<br/><br/>x = 1</pre>"
