@@ -26,6 +26,7 @@ from addon.core.output.headings import step_headings
 from addon.core.output.images import (
     has_image,
     holds_only_images,
+    image_from_itemid,
     is_lazy_twin,
     picture_fallback,
     scrub_image,
@@ -472,6 +473,8 @@ def _prepare(holder: Element) -> None:
     noscript images."""
     for heading in holder.iter(*HEADINGS):
         drop_edit_links(heading)
+    for figure in holder.iter("figure"):
+        image_from_itemid(figure)
     for picture in holder.iter("picture"):
         picture_fallback(picture)
     for noscript in list(holder.iter("noscript")):

@@ -77,6 +77,17 @@ def picture_fallback(picture: Element) -> None:
             return
 
 
+def image_from_itemid(figure: Element) -> None:
+    """Give a figure whose image only its microdata names (a script draws it) that image."""
+    # News sites render the photo by script into an empty container and name it in
+    # the figure's schema.org ImageObject; Firefox Reader View shows it the same way.
+    if "ImageObject" not in (figure.get("itemtype") or "") or next(figure.iter("img"), None):
+        return
+    url = (figure.get("itemid") or "").strip()
+    if url.startswith(("https://", "http://")):
+        figure.insert(0, figure.makeelement("img", {"src": url}))
+
+
 def scrub_image(el: Element, base: UrlBase) -> bool:
     """Repair a lazy image, make its URLs absolute, drop pixels; tell if its srcset is stable."""
     if _is_pixel(el):
@@ -84,7 +95,8 @@ def scrub_image(el: Element, base: UrlBase) -> bool:
         return True
     srcset = _lazy_srcset(el, base)
     src = image_source(el, base, srcset)
-    alt = el.get("alt")
+    # An image the page left unnamed is named by its title, if it has one.
+    alt = el.get("alt", el.get("title"))
     width, height = el.get("width"), el.get("height")
     el.attrib.clear()
     if src is None:

@@ -22,6 +22,7 @@ from addon.core.output.tags import (
     Element,
     filter_attrs,
     has_text,
+    text_of,
 )
 from addon.core.output.urls import LINK_SCHEMES, NO_BASE, UrlBase, is_data_image
 
@@ -144,15 +145,22 @@ _holds_data_url = compiled.pick("holds_data_url", holds_data_url)
 
 
 def name_or_unwrap(holder: Element) -> None:
-    """Give images without alt an empty one; unwrap unnamed links and headings in cells."""
+    """Name images without alt by their figure's caption, else as an image; unwrap unnamed
+    links and headings in cells."""
     # WCAG 1.1.1 / 2.4.4 (axe image-alt, link-name): a missing alt makes screen
-    # readers spell out the file name; a link of no text reads as "link".
-    for img in holder.iter("img"):
-        if img.get("alt") is None:
-            img.set("alt", "")
+    # readers spell out the file name, an empty one hides an image that may say
+    # something (a status table of icons read "blank, blank"); a link of no text
+    # reads as "link". An alt="" the page wrote says the image is decoration.
+    unnamed = [img for img in holder.iter("img") if img.get("alt") is None]
+    for img in unnamed:
+        img.set("alt", _caption_of(img))
     for link in holder.iter("a"):
         if not _has_name(link):
             link.tag = UNWRAP
+    # Named last: "Image" names no link (an unnamed image link is unwrapped above).
+    for img in unnamed:
+        if not img.get("alt"):
+            img.set("alt", "Image")
     # A heading inside a table cell breaks the outline (axe heading-order); the
     # table's own header cells carry that meaning.
     if next(holder.iter("td", "th"), None) is None:
@@ -160,6 +168,16 @@ def name_or_unwrap(holder: Element) -> None:
     for heading in list(holder.iter(*HEADINGS)):
         if next(heading.iterancestors("td", "th"), None) is not None:
             heading.tag = UNWRAP
+
+
+def _caption_of(img: Element, *, max_chars: int = 250) -> str:
+    """Return the caption of the figure an image stands alone in, or ""."""
+    figure = next(img.iterancestors("figure"), None)
+    if figure is None or sum(1 for _ in figure.iter("img")) != 1:
+        return ""
+    caption = next(figure.iter("figcaption"), None)
+    text = "" if caption is None else " ".join(text_of(caption).split())
+    return text if len(text) <= max_chars else text[:max_chars].rsplit(" ", 1)[0] + "…"
 
 
 def _has_name(link: Element) -> bool:

@@ -452,18 +452,30 @@ def test_real_inline_data_image_is_kept() -> None:
     assert _images(broken) == []
 
 
-def test_alt_text_is_kept_and_a_missing_alt_becomes_empty() -> None:
+def test_alt_text_is_kept_and_a_missing_alt_names_the_image() -> None:
+    # alt="" says decoration; a missing alt is no such word: the image is announced.
     imgs = _images(
-        _blocks('<body><p>x<img src="/a.jpg" alt="A"><img src="/b.jpg" alt=""><img src="/c.jpg">')
+        _blocks(
+            '<body><p>x<img src="/a.jpg" alt="A"><img src="/b.jpg" alt=""><img src="/c.jpg">'
+            '<img src="/d.jpg" title="Passing"></p><figure><img src="/e.jpg"><figcaption>'
+            "The river in flood.</figcaption></figure><figure itemscope "
+            'itemtype="http://schema.org/ImageObject" itemid="https://img.example/f.jpg">'
+            "<div></div><figcaption>Drawn by script.</figcaption></figure>"
+            '<p><a href="/home"><img src="/logo.png"></a> Home page</p></body>'
+        )
     )
-    assert [img.get("alt") for img in imgs] == ["A", "", ""]
+    assert [img.get("alt") for img in imgs] == [
+        "A", "", "Image", "Passing", "The river in flood.", "Drawn by script.", "Image",
+    ]  # fmt: skip
+    assert imgs[5].get("src") == "https://img.example/f.jpg"
+    assert imgs[6].getparent().tag != "a"  # an unnamed image link is no link
 
 
 def test_image_size_attributes_are_kept_when_numeric() -> None:
     (img,) = _images(
         _blocks('<body><p>x<img src="/a.jpg" width="640" height="auto" class="c" loading="lazy">')
     )
-    assert dict(img.attrib) == {"src": "https://example.com/a.jpg", "width": "640", "alt": ""}
+    assert dict(img.attrib) == {"src": "https://example.com/a.jpg", "width": "640", "alt": "Image"}
 
 
 def test_picture_uses_its_source_when_the_img_has_none() -> None:
