@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from addon.core import Article, Skip, extract, params_for
 from addon.core.decode import decode
 from addon.core.extract import base_of, flatten_params, furniture_words, why_not_html
+from addon.core.output.anchors import usable_id
 from addon.core.output.tags import ALLOWED_ATTRS, ALLOWED_TAGS
 from addon.core.output.text import word_count
 from addon.core.output.urls import IMAGE_SCHEMES, LINK_SCHEMES
@@ -332,9 +333,13 @@ def element_problems(el: lxml.html.HtmlElement) -> list[str]:
     allowed = (
         ALLOWED_ATTRS.get(tag, frozenset()) | GLOBAL_ATTRS | ({"rel"} if tag == "a" else set())
     )
-    problems = [f"{name} on <{tag}>" for name in el.attrib if name not in allowed]
+    problems = [f"{name} on <{tag}>" for name in el.attrib if name not in allowed | {"id"}]
+    problems += [] if usable_id(el.get("id", "x")) else [f"id {el.get('id')!r} on <{tag}>"]
     if tag == "a" and el.get("href") is not None:
-        problems += [] if scheme(el.get("href", "")) in LINK_SCHEMES else [f"href {el.get('href')}"]
+        href = el.get("href", "")
+        # A link into the page itself is a fragment (output/anchors.py).
+        in_page = href.startswith("#") and href.isprintable()
+        problems += [] if in_page or scheme(href) in LINK_SCHEMES else [f"href {href}"]
         problems += [] if set(el.get("rel", "").split()) >= LINK_REL else ["a without rel"]
     if tag == "img":
         src = el.get("src", "")

@@ -19,6 +19,7 @@ from addon.core.dom import (
     text_length,
     unlink_all,
 )
+from addon.core.output.images import holds_only_images
 
 # Elements that never hold reader content (thesis §4.3.1: scripts, styles,
 # comments; plus their modern relatives).
@@ -197,7 +198,13 @@ def unwrap_noscript(root: etree._Element, *, min_chars: int = 200) -> None:
         root,
         [element for element in noscripts if len(text_content(element).strip()) >= min_chars],
     )
-    etree.strip_elements(root, "noscript", with_tail=False)
+    # A lazy image's full-size fallback (after the preview its script replaces)
+    # stays for the output stage, which shows it instead (output/images.py); a
+    # tracking pixel alone in a noscript goes.
+    for noscript in root.iter("noscript"):
+        if not (holds_only_images(noscript) and _after_an_image(noscript)):
+            noscript.tag = _DROPPED_NOSCRIPT
+    etree.strip_elements(root, _DROPPED_NOSCRIPT, with_tail=False)
 
 
 def parse_escaped_markup(noscript: etree._Element) -> None:
@@ -210,6 +217,18 @@ def parse_escaped_markup(noscript: etree._Element) -> None:
     parsed = lxml.html.fragment_fromstring(text, create_parent="div")
     noscript.text = parsed.text
     noscript.extend(list(parsed))
+
+
+def _after_an_image(noscript: etree._Element) -> bool:
+    """Tell whether an image stands before a noscript, among its siblings or inside them."""
+    return any(
+        sibling.tag == "img" or next(sibling.iter("img"), None) is not None
+        for sibling in noscript.itersiblings(preceding=True)
+    )
+
+
+# A noscript left out: renamed, then removed with the others in one pass.
+_DROPPED_NOSCRIPT = "x-plainview-noscript"
 
 
 # A start or end tag written out as text.

@@ -20,10 +20,11 @@ from lxml import etree
 from addon.core import compiled
 from addon.core.dom import text_length
 from addon.core.heuristics.names import names_any
-from addon.core.output.anchors import find_targets, place_targets
+from addon.core.output.anchors import find_targets, place_targets, usable_id
 from addon.core.output.furniture import trim_rules
 from addon.core.output.headings import step_headings
 from addon.core.output.images import (
+    drop_previews,
     has_image,
     holds_only_images,
     image_from_itemid,
@@ -223,7 +224,9 @@ class _Flow:
             if self.items:
                 self._break()
             ident = el.get("id")
-            if ident:  # a section's id: its first block carries it (output/anchors.py)
+            # A section's id: its first block carries it (output/anchors.py); one lxml
+            # refuses (a control character) or no page may use is left behind.
+            if ident and usable_id(ident):
                 self.ids.append(ident)
             text = el.text
             if text and not text.isspace():  # else _loose skips it: no paragraph is open
@@ -482,6 +485,8 @@ def _prepare(holder: Element) -> None:
         twin = noscript.getprevious()
         if noscript.tag == UNWRAP and twin is not None and has_image(twin):
             twin.tag = REMOVE
+        if noscript.tag == UNWRAP:
+            drop_previews(noscript)
     etree.strip_elements(
         holder, etree.Comment, etree.ProcessingInstruction, *REMOVE_TAGS, with_tail=False
     )

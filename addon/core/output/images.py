@@ -77,6 +77,24 @@ def picture_fallback(picture: Element) -> None:
             return
 
 
+def drop_previews(noscript: Element) -> None:
+    """Mark for removal the images before a noscript that preview its own: the same file, or
+    none yet."""
+    # Medium draws a 60-pixel blurred copy of each photo and an empty image that
+    # its script fills, and puts the full one in a noscript after them.
+    files = {file_name(img.get("src") or "") for img in noscript.iter("img")} - {""}
+    for sibling in noscript.itersiblings(preceding=True):
+        for img in sibling.iter("img"):
+            src = (img.get("src") or "").strip()
+            if not src or file_name(src) in files:
+                img.tag = REMOVE
+
+
+def file_name(url: str) -> str:
+    """Return the last segment of a URL's path: the image file, whatever its size or query."""
+    return url.split("#", 1)[0].split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+
+
 def image_from_itemid(figure: Element) -> None:
     """Give a figure whose image only its microdata names (a script draws it) that image."""
     # News sites render the photo by script into an empty container and name it in

@@ -193,7 +193,7 @@ def pre_text(pre: Element) -> str:
         return safe_text(text_of(pre)).lstrip("\n").rstrip()
     copy = copy_element(pre)
     for br in copy.iter("br"):
-        br.tail = "\n" + (br.tail or "")
+        br.tail = "\n" + safe_text(br.tail)
     return safe_text(text_of(copy)).lstrip("\n").rstrip()
 
 

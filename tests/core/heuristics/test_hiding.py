@@ -153,3 +153,13 @@ def test_markup_a_noscript_holds_as_text_is_read_as_markup() -> None:
     text = root.text_content()
     assert "<" not in text and "alertBox" not in text and "JavaScript is off" not in text
     assert "A forum post kept" in text and root.xpath("//body/p[2]")
+
+
+def test_a_lazy_images_noscript_fallback_stays_and_a_lone_pixel_goes() -> None:
+    root = lxml.html.document_fromstring(
+        "<body><figure><div><img src='/max/60/a.png?q=20'></div><img class='full'>"
+        "<noscript><img src='/max/1600/a.png'></noscript></figure>"
+        "<p>Text.</p><noscript><img src='/pixel.gif'></noscript></body>"
+    )
+    unwrap_noscript(root)
+    assert [img.get("src") for img in root.xpath("//noscript/img")] == ["/max/1600/a.png"]
