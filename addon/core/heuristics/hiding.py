@@ -220,11 +220,9 @@ def parse_escaped_markup(noscript: etree._Element) -> None:
 
 
 def _after_an_image(noscript: etree._Element) -> bool:
-    """Tell whether an image stands before a noscript, among its siblings or inside them."""
-    return any(
-        sibling.tag == "img" or next(sibling.iter("img"), None) is not None
-        for sibling in noscript.itersiblings(preceding=True)
-    )
+    """Tell whether the element right before a noscript is an image or holds one."""
+    before = noscript.getprevious()
+    return before is not None and next(before.iter("img"), None) is not None
 
 
 # A noscript left out: renamed, then removed with the others in one pass.
