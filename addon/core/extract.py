@@ -230,6 +230,10 @@ def _output(found: _Found, extend: ExtendParams) -> _Output:
             furniture_pattern(extend.furniture_headings),
             min_position=extend.furniture_min_position,
             max_label_words=extend.furniture_label_words,
+            resume_chars=extend.furniture_resume_chars,
+            box=furniture_pattern(extend.furniture_box_headings)
+            if extend.furniture_box_headings
+            else None,
         )
         left_out += _left_out(built, blocks, "after a heading that names page furniture")
     if extend.min_repeat_chars:

@@ -27,18 +27,44 @@ def cut_furniture_tail(
     *,
     min_position: float = 0.4,
     max_label_words: int = 0,
+    resume_chars: int = 0,
+    box: re.Pattern[str] | None = None,
 ) -> tuple[Block, ...]:
-    """End the content at a furniture heading that stands late in it."""
+    """End the content at a furniture heading that stands late in it; a box the article goes
+    on after goes alone."""
     # Related links, comments, share bars and author bios follow the article
     # under headings like these; the same words early on may title a box inside
     # the article, so only a heading with enough text before it ends the content.
+    # A paragraph of `resume_chars` or more after a heading that `box` matches
+    # ("Related") is the article going on past a box set inside it: the box goes,
+    # up to there. Comments and an author's bio, long as they are, end it.
     total = sum(len(block.text) for block in blocks)
     before = 0
     for index, block in enumerate(blocks):
         if before >= min_position * total and _names_furniture(block, pattern, max_label_words):
-            return tuple(blocks[:index])
+            boxed = box is not None and _names_furniture(block, box, max_label_words)
+            resumes = _resumes(blocks, index, resume_chars) if boxed and resume_chars else None
+            if resumes is None:
+                return tuple(blocks[:index])
+            rest = cut_furniture_tail(
+                blocks[resumes:],
+                pattern,
+                min_position=0.0,
+                max_label_words=max_label_words,
+                resume_chars=resume_chars,
+                box=box,
+            )
+            return (*blocks[:index], *rest)
         before += len(block.text)
     return tuple(blocks)
+
+
+def _resumes(blocks: Sequence[Block], heading: int, min_chars: int) -> int | None:
+    """Return where the article's prose goes on after a furniture heading, or None."""
+    for index in range(heading + 1, len(blocks)):
+        if blocks[index].kind == "p" and len(blocks[index].text) >= min_chars:
+            return index
+    return None
 
 
 def _names_furniture(block: Block, pattern: re.Pattern[str], max_label_words: int) -> bool:

@@ -99,7 +99,9 @@ def image_from_itemid(figure: Element) -> None:
     """Give a figure whose image only its microdata names (a script draws it) that image."""
     # News sites render the photo by script into an empty container and name it in
     # the figure's schema.org ImageObject; Firefox Reader View shows it the same way.
-    if "ImageObject" not in (figure.get("itemtype") or "") or next(figure.iter("img"), None):
+    if "ImageObject" not in (figure.get("itemtype") or ""):
+        return
+    if next(figure.iter("img"), None) is not None:
         return
     url = (figure.get("itemid") or "").strip()
     if url.startswith(("https://", "http://")):

@@ -208,3 +208,20 @@ def test_short_repeated_blocks_and_repeated_code_are_kept() -> None:
     )
     assert drop_repeated_blocks(blocks, min_chars=20) == blocks
     assert drop_repeated_blocks((), min_chars=20) == ()
+
+
+def test_a_related_box_inside_the_article_goes_alone() -> None:
+    long = "The article goes on after the box, sentence after sentence, at length. " * 8
+    blocks = _text_blocks(
+        ("p", long),
+        ("h2", "Related"),
+        ("ul", "Another story"),
+        ("p", long),
+        ("h2", "Leave a reply"),
+        ("p", long),
+    )
+    cut = cut_furniture_tail(
+        blocks, FURNITURE, min_position=0.1, resume_chars=400, box=furniture_pattern("related")
+    )
+    assert cut == (blocks[0], blocks[3])  # the box went, the article went on, comments ended it
+    assert cut_furniture_tail(blocks, FURNITURE, min_position=0.1) == (blocks[0],)
