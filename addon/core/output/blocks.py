@@ -441,6 +441,7 @@ def _finish(raws: list[Element], ctx: _Context) -> list[Block]:
     name_or_unwrap(holder)
     etree.strip_tags(holder, UNWRAP, *unwrap)
     place_targets(holder, targets)
+    drop_empty_items(holder)
     step_headings(holder)
     _cap_depth(holder)
     roots = list(holder)
@@ -490,6 +491,21 @@ def _prepare(holder: Element) -> None:
     etree.strip_elements(
         holder, etree.Comment, etree.ProcessingInstruction, *REMOVE_TAGS, with_tail=False
     )
+
+
+def drop_empty_items(holder: Element) -> None:
+    """Remove list items and table rows that hold nothing to read or see: empty bullets."""
+    # A link or image the rebuild removed leaves its item or row behind; a list
+    # or table left empty goes with its block (a block of no text is dropped).
+    empty = [
+        el
+        for el in holder.iter("li", "dt", "dd", "tr")
+        if not has_text(el) and next(el.iter("img"), None) is None
+    ]
+    for el in empty:
+        el.tag = REMOVE
+    if empty:
+        etree.strip_elements(holder, REMOVE, with_tail=False)  # text after one stays
 
 
 def drop_edit_links(heading: Element) -> None:

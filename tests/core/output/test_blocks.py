@@ -953,3 +953,14 @@ def test_kept_text_is_what_a_reader_sees_of_the_subtrees() -> None:
     (top,) = doc.xpath("//div")
     dropped = doc.xpath("//p[@class='drop']")
     assert kept_text([top], dropped).split() == ["One", "bold", "link.", "Title", "Two"]
+
+
+def test_empty_bullets_and_rows_are_left_out() -> None:
+    blocks = _blocks(
+        "<body><ul><li><a href='javascript:void(0)'></a></li><li>Real item</li><li> </li></ul>"
+        "<table><tr><th>A</th><th>B</th></tr><tr><td></td><td> </td></tr>"
+        "<tr><td>1</td><td><img src='/i.png' alt='tick'></td></tr></table>"
+        "<ul><li></li></ul><p>After.</p></body>"
+    )
+    assert [b.kind for b in blocks] == ["ul", "table", "p"]
+    assert blocks[0].html.count("<li") == 1 and blocks[1].html.count("<tr") == 2
