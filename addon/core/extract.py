@@ -34,7 +34,12 @@ from addon.core.heuristics.parse import parse
 from addon.core.heuristics.readerable import content_share, is_readerable
 from addon.core.heuristics.tree import Chosen, choose_content, line_of
 from addon.core.output.blocks import build_blocks, kept_text
-from addon.core.output.furniture import cut_furniture_tail, drop_repeated_blocks, furniture_pattern
+from addon.core.output.furniture import (
+    cut_furniture_tail,
+    drop_date_lines,
+    drop_repeated_blocks,
+    furniture_pattern,
+)
 from addon.core.output.headings import outline
 from addon.core.output.text import plain_text, word_count
 from addon.core.paper.danag import Selection, select_lines, select_lines_r2l
@@ -147,8 +152,9 @@ def _read_page(
 ) -> _Found | Skip:
     """Read all the article needs from the page: preprocessing, DANAg (ch. 4), TitleFinder."""
     meta = read_metadata(root)
-    if why := preprocess(root, params.extend):
-        return Skip(why)
+    done = preprocess(root, params.extend)
+    if done.skip:
+        return Skip(done.skip)
     clock.lap("preprocess")
     lines = build_lines(root, params.danag)
     clock.lap("lines")
@@ -162,15 +168,27 @@ def _read_page(
     if not chosen.top:
         return Skip("no main content found")
     discussion = bool(params.extend.discussion_post_chars) and declares_discussion(root, meta)
+    # A thread's posts open with their poster's name and date: content, not a byline.
+    dated_posts = done.thread or discussion
     base_url = base_of(url, meta.base_href)
     # Read here: the output stage takes the content out of the page, away from its ancestors.
     lang, direction = declared_lang(chosen.top) or meta.lang, declared_direction(chosen.top)
-    return _Found(lines, selection, headline, chosen, meta, discussion, base_url, lang, direction)
+    return _Found(
+        lines, selection, headline, chosen, meta, discussion, base_url, lang, direction, dated_posts
+    )
 
 
-def preprocess(root: etree._Element, extend: ExtendParams) -> str:
-    """Drop what is never content: hidden parts, chrome, named furniture; return why to skip, or
-    ""."""
+@dataclass(frozen=True, slots=True)
+class Preprocessed:
+    """What preprocessing found: why to skip the page ("" for none), and whether its posts
+    marked as comments are its content (a thread)."""
+
+    skip: str
+    thread: bool
+
+
+def preprocess(root: etree._Element, extend: ExtendParams) -> Preprocessed:
+    """Drop what is never content: hidden parts, chrome, named furniture; say why to skip."""
     drop_non_content(
         root,
         unvoiced_max_link_share=extend.unvoiced_max_link_share if extend.keep_unvoiced else None,
@@ -181,9 +199,10 @@ def preprocess(root: etree._Element, extend: ExtendParams) -> str:
     # Read once for both steps (the tree does not change between them), with every
     # class/id word either may ask about.
     names = page_names(root, all_furniture_words(extend))
+    words = furniture_words(root, extend, names)
     banners = drop_named_furniture(
         root,
-        furniture_words(root, extend, names),
+        words,
         extend.footer_words,
         extend.review_words,
         max_share=extend.chrome_max_share,
@@ -192,7 +211,8 @@ def preprocess(root: etree._Element, extend: ExtendParams) -> str:
         consent_words=extend.consent_words,
         names=names,
     )
-    return banner_only(root, banners, min_rest=extend.consent_min_rest)
+    thread = bool(extend.comment_words) and not extend.comment_words <= words
+    return Preprocessed(banner_only(root, banners, min_rest=extend.consent_min_rest), thread)
 
 
 def _write_article(
@@ -239,6 +259,12 @@ def _output(found: _Found, extend: ExtendParams) -> _Output:
     if extend.min_repeat_chars:
         kept = drop_repeated_blocks(blocks, min_chars=extend.min_repeat_chars)
         left_out += _left_out(blocks, kept, "a run of blocks repeating an earlier run")
+        blocks = kept
+    if extend.drop_date_lines and not found.dated_posts:
+        kept = drop_date_lines(
+            blocks, dated=bool(found.meta.published), byline=found.meta.byline
+        )
+        left_out += _left_out(blocks, kept, "a date or reading-time line the byline row shows")
         blocks = kept
     # Last: the furniture cut may take headings away.
     return _Output(outline(blocks), tuple(left_out))
@@ -315,6 +341,7 @@ class _Found:
     base_url: str | None  # what the content's relative links resolve against
     lang: str | None  # declared for the content: its nearest lang, else <html>'s or a meta's
     dir: str | None  # declared nearest the content: "rtl"/"ltr"; None if none or "auto"
+    dated_posts: bool = False  # a thread: its posts open with a name and a date
 
 
 def _article(

@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 
 from addon.core.heuristics.metadata import collapse
-from addon.core.output.tags import HEADINGS
+from addon.core.output.tags import HEADINGS, tag_set
 from addon.core.result import Block
 
 # A heading's words for the furniture test: punctuation, arrows and emoji drop out.
@@ -146,6 +146,63 @@ def _repeated_run(keys: Sequence[str], start: int, sources: Sequence[int]) -> in
             length += 1
         longest = max(longest, length)
     return longest
+
+
+def drop_date_lines(
+    blocks: Sequence[Block],
+    *,
+    dated: bool,
+    byline: str | None = None,
+    max_chars: int = 80,
+    prose_chars: int = 150,
+    max_lead: int = 4,
+) -> tuple[Block, ...]:
+    """Leave out the short date, "updated" and reading-time lines that open the article,
+    which the reader page's byline row shows."""
+    # The byline row shows the reading time always and the date when the page's
+    # metadata gives one (`dated`). Among the first `max_lead` blocks, before the
+    # first paragraph of `prose_chars`, a line of up to `max_chars` that says only
+    # that goes; later ones are the content's own (a thread's post dates).
+    kept: list[Block] = []
+    for index, block in enumerate(blocks):
+        if index >= max_lead or (block.kind == "p" and len(block.text) >= prose_chars):
+            return (*kept, *blocks[index:])
+        if len(block.text) > max_chars or not _says_only(block.text, dated=dated, byline=byline):
+            kept.append(block)
+    return tuple(kept)
+
+
+def _says_only(text: str, *, dated: bool, byline: str | None = None) -> bool:
+    """Tell whether a line says only when (if `dated`), by whom (the `byline`) or how long to
+    read, in English."""
+    words = _TOKEN_RE.findall(text.lower())
+    reading = "read" in words and any(word.startswith("min") for word in words)
+    # A bare date may open a post (a thread's first one): a stamped one goes, or
+    # one beside the byline's name.
+    named = bool(byline) and str(byline).lower() in text.lower()
+    dating = dated and any(
+        word in _STAMPS or (named and (word in _DATE_WORDS or _NUMBER.fullmatch(word)))
+        for word in words
+    )
+    if not (reading or dating):
+        return False
+    # Besides those words, a name at most ("by Ann Lee | May 2, 2025").
+    rest = [word for word in words if word not in _LINE_WORDS and not _NUMBER.fullmatch(word)]
+    return len(rest) <= 2
+
+
+_MONTHS = (
+    "january february march april may june july august september october november december"
+    " jan feb mar apr jun jul aug sep sept oct nov dec"
+)
+_STAMPS = tag_set("updated published posted")
+_DATE_WORDS = tag_set(_MONTHS) | _STAMPS
+_LINE_WORDS = _DATE_WORDS | tag_set(
+    "last on at by and min mins minute minutes read reading time am pm"
+    " monday tuesday wednesday thursday friday saturday sunday"
+)
+# A number, or an ordinal ("26th").
+_NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")
 
 
 def trim_rules(blocks: list[Block]) -> tuple[Block, ...]:

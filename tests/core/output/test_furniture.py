@@ -12,6 +12,7 @@ from addon.core.output.furniture import (
     _TOKEN_RE,
     _names_furniture,
     cut_furniture_tail,
+    drop_date_lines,
     drop_repeated_blocks,
     furniture_pattern,
 )
@@ -225,3 +226,18 @@ def test_a_related_box_inside_the_article_goes_alone() -> None:
     )
     assert cut == (blocks[0], blocks[3])  # the box went, the article went on, comments ended it
     assert cut_furniture_tail(blocks, FURNITURE, min_position=0.1) == (blocks[0],)
+
+
+def test_date_and_reading_time_lines_before_the_prose_go() -> None:
+    prose = "The article's prose starts here and runs on for a good while longer. " * 3
+    blocks = _text_blocks(
+        ("p", "Last updated on September 16th, 2023 at 09:27 am"),
+        ("p", "by Ann Lee | Apr 21, 2025"),  # a bare date may open a post: it stays
+        ("p", "9 min read"),
+        ("p", "Fitness trends in 2025: a brief look"),
+        ("p", prose),
+        ("p", "Updated May 2, 2025"),
+    )
+    assert drop_date_lines(blocks, dated=True) == (blocks[1], *blocks[3:])
+    # Without a date in the metadata the byline row shows none: the dates stay.
+    assert drop_date_lines(blocks, dated=False) == (blocks[0], blocks[1], *blocks[3:])
