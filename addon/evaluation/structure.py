@@ -162,12 +162,18 @@ def in_page_link_resolution(
     (the second "[1]" with the second "[1]"). A link works when it points into
     the page (`#x`, or the page's own URL with `#x`) at an id or `<a name>`
     that the document holds, as written or percent-decoded (as browsers look).
+    A link without text is not asked for: no reader can follow it by its name,
+    and Plainview unwraps it (a heading's icon permalink).
     """
     expected_targets, predicted_targets = targets(expected), targets(predicted)
     twins: defaultdict[str, deque[str]] = defaultdict(deque)
     for text, anchor in _links(predicted, url):
         twins[text].append(anchor)
-    working = [text for text, anchor in _links(expected, url) if finds(anchor, expected_targets)]
+    working = [
+        text
+        for text, anchor in _links(expected, url)
+        if text and finds(anchor, expected_targets)
+    ]
     resolved = 0
     for text in working:
         anchor = twins[text].popleft() if twins[text] else ""

@@ -187,3 +187,13 @@ def test_a_wikis_edit_link_in_firefoxs_headings_is_not_asked_for() -> None:
     )
     predicted = document("<div><h2 id='History'>History</h2></div>")
     assert heading_recall(expected, predicted, "Title") == Recall(1, 1)
+
+
+def test_an_in_page_link_without_text_is_not_asked_for() -> None:
+    expected = document(
+        "<div><h2 id='a'>A<a href='#a'></a></h2><p><a href='#a'>to A</a></p></div>"
+    )
+    predicted = document("<div><h2 id='a'>A</h2><p><a href='#a'>to A</a></p></div>")
+    assert in_page_link_resolution(expected, predicted, "http://fakehost/test/page.html") == (
+        Recall(1, 1)
+    )

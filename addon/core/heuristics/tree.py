@@ -169,7 +169,19 @@ def _link_dense(line: Line, max_share: float, *, spare: bool = False) -> bool:
     """Tell whether a line's text is mostly link text (share above `max_share`) leading away."""
     if line.link_chars <= max_share * len(line.text):
         return False
-    return not (spare and (is_permalink_heading(line) or _links_into_page(line)))
+    return not (
+        spare and (is_permalink_heading(line) or _links_into_page(line) or _cites(line))
+    )
+
+
+def _cites(line: Line) -> bool:
+    """Tell whether a line is a source the article cites: a reference list's entry."""
+    # A citation is mostly links (author, title, publisher, ISBN) and still the
+    # article's own: its notes point at it.
+    if next(line.element.iter("cite"), None) is not None:
+        return True
+    first = next(line.element.iter("a"), None)
+    return first is not None and (first.get("href") or "").strip().startswith("#cite")
 
 
 def _links_into_page(line: Line) -> bool:

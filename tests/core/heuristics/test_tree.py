@@ -179,3 +179,19 @@ def test_permalink_headings_are_kept_among_the_paragraphs() -> None:
     assert "Setting up the server" in spared
     assert "Jump to another section" not in spared
     assert "Setting up the server" not in _chosen_text(body)
+
+
+def test_a_reference_lists_entries_are_never_link_dense() -> None:
+    entry = (
+        "<li id='cite_note-1'><a href='#cite_ref-1'>^</a> <cite><a href='/a'>Lee, Ann</a> "
+        "(2004). <a href='/b'>River Crossings of the North</a>. <a href='/c'>Valley Press</a>."
+        "</cite></li>"
+    )
+    links = "".join(f"<li><a href='/x{n}'>A related story, number {n}</a></li>" for n in range(3))
+    body = (
+        "<p>" + "A long paragraph of the article itself, with its own words. " * 40 + "</p>"
+        f"<ol>{entry * 3}</ol><ul>{links}</ul>"
+    )
+    text = _chosen_text(body, replace(EXTEND, spare_permalink_headings=True))
+    assert "River Crossings" in text
+    assert "A related story" not in text
