@@ -54,17 +54,20 @@ def test_small_page_has_one_column_per_line_t1_up_t2_down() -> None:
     assert chart.width == 3 and chart.height == 2 * PANEL_HEIGHT
 
 
-def test_regions_selection_and_headline_are_marked() -> None:
-    chart = build_chart(
-        diagnostics(
-            [1] * 10,
-            [1] * 10,
-            [0] * 10,
-            regions=(Region(2, 4, 3), Region(7, 7, 1)),
-            selected=(2, 3, 4, 7),
-            headline=1,
-        )
+def two_regions() -> Diagnostics:
+    """Return ten lines with two regions, four selected lines and the headline on line 1."""
+    return diagnostics(
+        [1] * 10,
+        [1] * 10,
+        [0] * 10,
+        regions=(Region(2, 4, 3), Region(7, 7, 1)),
+        selected=(2, 3, 4, 7),
+        headline=1,
     )
+
+
+def test_regions_selection_and_headline_are_marked() -> None:
+    chart = build_chart(two_regions())
     assert chart.regions == (Span(2, 5), Span(7, 8))
     assert chart.selected == (Span(2, 5), Span(7, 8))
     assert chart.headline_column == 1
@@ -96,16 +99,7 @@ def test_empty_page_still_draws() -> None:
 
 
 def test_summary_names_lines_regions_and_headline() -> None:
-    text = summarize(
-        diagnostics(
-            [1] * 10,
-            [1] * 10,
-            [0] * 10,
-            regions=(Region(2, 4, 3), Region(7, 7, 1)),
-            selected=(2, 3, 4, 7),
-            headline=1,
-        )
-    )
+    text = summarize(two_regions())
     assert text == (
         "The page has 10 lines. 2 regions have more content than code; 4 lines were "
         "selected (lines 3-5, 8). The headline is line 2, a p element."
