@@ -272,6 +272,8 @@ def _output(found: _Found, extend: ExtendParams) -> _Output:
 
 def _left_out(before: Sequence[Block], after: Sequence[Block], reason: str) -> list[LeftOut]:
     """Return the blocks of `before` that are not in `after` (a subsequence of it) as LeftOut."""
+    if len(after) == len(before):  # a subsequence as long as the whole is the whole
+        return []
     kept = {id(block) for block in after}
     return [LeftOut(reason, block.text) for block in before if id(block) not in kept]
 

@@ -150,6 +150,8 @@ def word_places(value: str) -> Iterator[str]:
     to a - or _, each tail after one."""
     for token in value.split():
         yield token
+        if "-" not in token and "_" not in token:
+            continue
         for joint in _JOINT.finditer(token):
             yield token[: joint.start()]
             yield token[joint.end() :]

@@ -44,8 +44,9 @@ def find_targets(holder: Element, base: UrlBase) -> list[Target]:
     wanted = linked_fragments(holder, base)
     targets: list[Target] = []
     seen: set[str] = set()
+    headed = _heading_parts(holder)
     for element in _identified(holder):
-        ident = _target_id(element, wanted)
+        ident = _target_id(element, wanted, headed)
         if ident is None or ident in seen or not usable_id(ident):
             continue
         seen.add(ident)
@@ -83,7 +84,7 @@ def usable_id(ident: str) -> bool:
     return (
         bool(ident)
         and ident.isprintable()
-        and not any(char.isspace() for char in ident)
+        and ident.split() == [ident]  # no white space (str.isspace's), in one C call
         and (not ident.startswith(RESERVED_PREFIX))
     )
 
@@ -97,18 +98,19 @@ def place_targets(holder: Element, targets: list[Target]) -> None:
                 break
 
 
-def _target_id(element: Element, wanted: set[str]) -> str | None:
-    """Return the id (or an anchor's name) of an element that links or a heading need."""
+def _target_id(element: Element, wanted: set[str], headed: set[Element]) -> str | None:
+    """Return the id (or an anchor's name) of an element that links or a heading (`headed`:
+    the headings and all within them) need."""
     ident = element.get("id")
-    if ident is not None and (ident in wanted or _in_heading(element)):
+    if ident is not None and (ident in wanted or element in headed):
         return ident
     name = element.get("name") if element.tag == "a" else None
     return name if name is not None and name in wanted else None
 
 
-def _in_heading(element: Element) -> bool:
-    """Tell whether an element is a heading or stands inside one."""
-    return element.tag in HEADINGS or any(up.tag in HEADINGS for up in element.iterancestors())
+def _heading_parts(holder: Element) -> set[Element]:
+    """Return the headings under holder and every element within them."""
+    return {part for heading in holder.iter(*HEADINGS) for part in heading.iter(etree.Element)}
 
 
 def _places(element: Element, holder: Element) -> Iterator[Element]:

@@ -110,9 +110,12 @@ def drop_repeated_blocks(
     kept: list[Block] = []
     index = 0
     while index < len(blocks):
-        run = _repeated_run(keys, index, earlier.get(keys[index], ()))
-        chars = sum(len(block.text) for block in blocks[index : index + run])
-        if run >= min_run and chars >= min_chars:
+        sources = earlier.get(keys[index])
+        run = _repeated_run(keys, index, sources) if sources else 0
+        if (
+            run >= min_run
+            and sum(len(block.text) for block in blocks[index : index + run]) >= min_chars
+        ):
             index += run
             continue
         if keys[index]:

@@ -16,8 +16,7 @@ from dataclasses import replace
 from addon.core.output.tags import HEADINGS, Element
 from addon.core.result import Block
 
-_HEADING_OPEN = re.compile(r"^(\s*<)h[1-6](?=[\s>/])", re.IGNORECASE)
-_HEADING_CLOSE = re.compile(r"</h[1-6]\s*>(\s*)$", re.IGNORECASE)
+_HEADING_OPEN = re.compile(r"^(\s*<)h([1-6])(?=[\s>/])", re.IGNORECASE)
 
 
 def step_headings(holder: Element, *, top_level: int = 2) -> None:
@@ -47,6 +46,9 @@ def outline(blocks: Sequence[Block], *, top_level: int = 2) -> tuple[Block, ...]
             continue
         # The outline's top moves to h2; a deeper jump is capped at one level.
         previous = min(level - top + top_level, previous + 1, 6)
+        if previous == level and block.kind == f"h{level}":
+            out.append(block)
+            continue
         out.append(replace(block, kind=f"h{previous}", html=retag(block.html, previous)))
     return tuple(out)
 
@@ -59,5 +61,14 @@ def heading_level(block: Block) -> int:
 
 def retag(html: str, level: int) -> str:
     """Change a heading block's element to h<level>, keeping its attributes and content."""
-    html = _HEADING_OPEN.sub(lambda m: f"{m.group(1)}h{level}", html, count=1)
-    return _HEADING_CLOSE.sub(lambda m: f"</h{level}>{m.group(1)}", html, count=1)
+    opened = _HEADING_OPEN.match(html)
+    if opened is None:
+        return html
+    # The first close of the level it opened at is its own (lxml wrote it): a
+    # heading holds no heading, and a block may hold the next one beside it.
+    close_tag = f"</h{opened.group(2)}>"
+    close = html.find(close_tag, opened.end())
+    if close < 0:
+        return f"{opened.group(1)}h{level}{html[opened.end() :]}"
+    end = close + len(close_tag)
+    return f"{opened.group(1)}h{level}{html[opened.end() : close]}</h{level}>{html[end:]}"

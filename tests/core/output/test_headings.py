@@ -82,3 +82,13 @@ def test_extraction_keeps_sections_after_the_first_at_its_level() -> None:
     article = extract(page.encode(), url="http://example.org/")
     assert isinstance(article, Article)
     assert [b.kind for b in article.blocks if heading_level(b)] == ["h2", "h2", "h3"]
+
+
+def test_retag_closes_the_heading_it_opened_when_the_block_holds_two() -> None:
+    # wcxb-dev 0146: a heading block serialised with the next heading beside it.
+    assert retag("<h3>a</h3><h4>b</h4>", 2) == "<h2>a</h2><h4>b</h4>"
+
+
+def test_a_heading_already_at_its_level_keeps_its_markup() -> None:
+    block = Block("h2", "<h2>a</h2><h3>b</h3>", "a b")
+    assert outline((block,)) == (block,)
