@@ -130,7 +130,12 @@ def _repeat_key(block: Block) -> str:
     code, which never repeats as furniture."""
     if block.kind == "pre":
         return ""
-    text = collapse(block.text)
+    # Compared as one line: a section's mobile twin breaks its lines elsewhere.
+    # Built blocks hold lines of single spaces (block_texts): collapsing those
+    # again would cost 2% of extraction.
+    text = block.text.replace("\n", " ")
+    if "  " in text:
+        text = collapse(text)
     return f"{block.kind} {text}" if text else block.html
 
 
