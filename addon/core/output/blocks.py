@@ -539,8 +539,9 @@ def _scrub(holder: Element, ctx: _Context) -> tuple[set[str], bool]:
     stable = [scrub_image(img, ctx.base) for img in found.images]  # every image, in order
     holders: dict[Element, bool] = {}
     below = _with_blocks_below(holder, found.blockish) if found.layout else set()
+    hidden = set(found.hidden)
     for el in found.layout:  # in document order: the ancestors are settled first
-        _scrub_divlike(el, el in below, holders)
+        _scrub_divlike(el, el in below, holders, hidden)
     for el in found.hidden:
         el.tag = REMOVE
     return found.unwrap, all(stable)
@@ -628,15 +629,96 @@ def _with_blocks_below(holder: Element, blockish: list[Element]) -> set[Element]
     return marked
 
 
-def _scrub_divlike(el: Element, holds_blocks: bool, holders: dict[Element, bool]) -> None:
+def _scrub_divlike(
+    el: Element, holds_blocks: bool, holders: dict[Element, bool], hidden: set[Element]
+) -> None:
     """Make a layout container inside a block a p, or leave it to unwrap by its tag."""
-    if holds_blocks or not has_text(el):
+    if holds_blocks:
+        if has_text(el):
+            _break_around(el, hidden)
+        return
+    if not has_text(el):
         return
     if _allows_paragraph(el, holders):
         el.tag = "p"
         filter_attrs(el, NO_ATTRS)
     else:
         el.tail = " " + safe_text(el.tail)  # keeps the words apart once unwrapped
+
+
+def _break_around(el: Element, hidden: set[Element]) -> None:
+    """Start and end an unwrapped container's line where text runs up to it."""
+    # A div is a block box: unwrapped, its words would run into those beside it
+    # ("5 stars" + "Trip length" read "starsTrip").
+    if _starts_in_text(el, hidden) and _follows_text(el, hidden):
+        el.addprevious(el.makeelement("br"))
+    if (el.tail or "").strip() and _ends_in_text(el, hidden):
+        el.append(el.makeelement("br"))
+
+
+def _follows_text(el: Element, hidden: set[Element]) -> bool:
+    """Tell whether text runs up to an element: its line does not start with it."""
+    node = el.getprevious()
+    while node is not None:
+        if (node.tail or "").strip():
+            return True
+        ends = _ends_in_text(node, hidden)
+        if ends is not None:
+            return ends
+        node = node.getprevious()
+    parent = el.getparent()
+    return parent is not None and bool((parent.text or "").strip())
+
+
+def _ends_in_text(
+    el: Element, hidden: set[Element], depth: int = 0, *, max_depth: int = 8
+) -> bool | None:
+    """Tell whether text ends an element as the rebuild leaves it (False: a block ends it;
+    None: it shows no text)."""
+    box = _box(el, hidden)
+    if box != "inline":
+        return None if box == "none" else False
+    if depth >= max_depth:  # deeper: whether it has text at all
+        return True if has_text(el) else None
+    for child in reversed(el):
+        if (child.tail or "").strip():
+            return True
+        ends = _ends_in_text(child, hidden, depth + 1)
+        if ends is not None:
+            return ends
+    return True if (el.text or "").strip() else None
+
+
+def _starts_in_text(
+    el: Element, hidden: set[Element], depth: int = 0, *, max_depth: int = 8
+) -> bool | None:
+    """Tell whether text starts an element as the rebuild leaves it (False: a block starts
+    it; None: it shows no text)."""
+    box = _box(el, hidden)
+    if box != "inline":
+        return None if box == "none" else False
+    if (el.text or "").strip():
+        return True
+    if depth >= max_depth:  # deeper: whether it has text at all
+        return True if has_text(el) else None
+    for child in el:
+        starts = _starts_in_text(child, hidden, depth + 1)
+        if starts is not None:
+            return starts
+        if (child.tail or "").strip():
+            return True
+    return None
+
+
+def _box(el: Element, hidden: set[Element]) -> str:
+    """Tell how an element shows once rebuilt: "none", a "block", or "inline" (a layout
+    container unwrapped shows its content inline too)."""
+    tag = el.tag
+    if not isinstance(tag, str) or tag in REMOVE_TAGS or tag == REMOVE or el in hidden:
+        return "none"
+    if tag == "p" or (tag in BLOCKISH_TAGS and ROLES.get(tag) != "layout"):
+        return "block"
+    return "inline"
 
 
 def _allows_paragraph(el: Element, holders: dict[Element, bool]) -> bool:

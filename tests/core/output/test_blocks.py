@@ -196,6 +196,16 @@ def test_layout_divs_inside_a_list_item_become_paragraphs() -> None:
     assert block.text == "first\nsecond"
 
 
+def test_an_unwrapped_layout_div_holding_blocks_starts_a_line_of_its_own() -> None:
+    # wcxb-dev 2952: "4.2 out of 5 stars" then "Trip Length" in divs of their own,
+    # read as "starsTrip" once the divs were unwrapped.
+    (block,) = _blocks(
+        "<body><ul><li><span>$106.83</span><div><div></div><span>5 stars</span></div>"
+        "<div><div>Trip Length: <div>Multiday</div></div></div>after</li></ul></body>"
+    )
+    assert block.text == "$106.83\n5 stars\nTrip Length:\nMultiday\nafter"
+
+
 def test_layout_divs_inside_a_heading_are_unwrapped_with_a_space() -> None:
     (block,) = _blocks("<body><h2><div>Big</div><div>News</div></h2></body>")
     assert [el.tag for el in _parse(block).iterdescendants()] == ["h2"]
