@@ -643,7 +643,9 @@ def _scrub_divlike(
         el.tag = "p"
         filter_attrs(el, NO_ATTRS)
     else:
-        el.tail = " " + safe_text(el.tail)  # keeps the words apart once unwrapped
+        # Spaces keep its words apart from those beside it once unwrapped.
+        el.text = " " + safe_text(el.text)
+        el.tail = " " + safe_text(el.tail)
 
 
 def _break_around(el: Element, hidden: set[Element]) -> None:

@@ -212,6 +212,12 @@ def test_layout_divs_inside_a_heading_are_unwrapped_with_a_space() -> None:
     assert block.text == "Big News"
 
 
+def test_a_layout_div_inside_a_heading_keeps_its_words_apart_from_those_before() -> None:
+    # wcxb-dev 2861 (rustdoc): "-> bool<div class="where">where F: ...</div>" read "boolwhere".
+    (block,) = _blocks('<body><h4>fn f() -> bool<div class="where">where F: Fn</div></h4></body>')
+    assert block.text == "fn f() -> bool where F: Fn"
+
+
 def test_inline_element_holding_blocks_is_flattened() -> None:
     blocks = _blocks(
         '<body><a href="/card"><div><h3>Card title</h3><p>Card text</p></div></a></body>'
