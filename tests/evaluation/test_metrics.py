@@ -122,6 +122,13 @@ def test_headline_match_normalises() -> None:
     assert headline_match("Title", " \n") is None
 
 
+def test_a_word_the_view_shows_split_in_two_is_not_lost() -> None:
+    # wcxb-dev 0655: the page runs "Price, product page" into "EUR 17.07"; the view
+    # shows them as two paragraphs. Every letter is there, in order.
+    assert lost_words("Price, product pageEUR 17.07", "Price, product page\nEUR 17.07") == 0
+    assert lost_words("pageEUR", "page") == 1  # half of it is still missing
+
+
 def test_lost_words_counts_each_missing_word_as_often_as_it_is_missing() -> None:
     assert lost_words("I am a rather elderly man", "am a man") == 3
     assert lost_words("the cat and the hat", "The cat and hat") == 1  # one "the" of two
