@@ -237,6 +237,11 @@ class _Flow:
             self._inline(el)
         elif kind == "item":
             self._item(el)
+        elif self.items and el in self.drop and el.tag in BLOCKISH_TAGS:
+            # A block left out still broke the line in the page: the text before
+            # it and after it stay apart ("written by", a dropped author link,
+            # "Chief Editor").
+            self._break()
         return False
 
     def _kind(self, el: Element) -> str:

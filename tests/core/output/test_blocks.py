@@ -212,6 +212,17 @@ def test_layout_divs_inside_a_heading_are_unwrapped_with_a_space() -> None:
     assert block.text == "Big News"
 
 
+def test_a_dropped_block_between_two_runs_of_text_keeps_them_apart() -> None:
+    # wcxb-dev 0256: "written by" + a dropped author link's div + "Chief Business
+    # Editor" read "written byChief".
+    blocks = _blocks(
+        '<body><div class="bio"><span>written by</span><div class="name"><a href="/a">Ann'
+        "</a></div><span>Chief Business Editor</span></div></body>",
+        drop=("//div[@class='name']",),
+    )
+    assert [block.text for block in blocks] == ["written by", "Chief Business Editor"]
+
+
 def test_a_layout_div_inside_a_heading_keeps_its_words_apart_from_those_before() -> None:
     # wcxb-dev 2861 (rustdoc): "-> bool<div class="where">where F: ...</div>" read "boolwhere".
     (block,) = _blocks('<body><h4>fn f() -> bool<div class="where">where F: Fn</div></h4></body>')
