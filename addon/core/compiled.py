@@ -36,7 +36,7 @@ FUNCTIONS: dict[str, str] = {
     "word_count": "_words",
     "block_marks": "_marks",
     "settle_plain": "_allow",
-    "premature_ends": "_scan",
+    "scan_tags": "_scan",
     "holds_data_url": "_scan",
 }
 NO_EXTENSIONS = "PLAINVIEW_NO_EXTENSIONS"

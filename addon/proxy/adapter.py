@@ -57,6 +57,9 @@ log = logging.getLogger(__name__)
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024
 DEFAULT_TIMEOUT = "2.0"
+# A job's own budget (a timer signal) ends it at the timeout when it runs Python;
+# one still running this much later is stuck in a C call and its worker is killed.
+KILL_GRACE = 0.25
 MAX_WORKERS = 64
 # flow.metadata keys: a response Plainview made itself; a page to show as it is.
 OWN_PAGE = "plainview_own"
@@ -279,7 +282,8 @@ class WorkerPool:
         """Run one job in the pool; raise TimeoutError past `timeout` seconds."""
         pool = self.get()
         if isinstance(pool, PipePool):  # it replaces a dead worker itself
-            outcome: PageOutcome = await asyncio.wait_for(pool.run(transform, job), timeout)
+            running = pool.run(transform, job, kill_after=timeout + KILL_GRACE)
+            outcome: PageOutcome = await asyncio.wait_for(running, timeout)
             return outcome
         loop = asyncio.get_running_loop()
         try:

@@ -237,6 +237,12 @@ class _Worker:
         self.jobs.write(job_parts(function, argument))
         return reply
 
+    def kill(self, reply: asyncio.Future[bytes]) -> None:
+        """End the worker at once if it still owes this reply; its pipe then fails the job."""
+        if not reply.done() and self.process.is_alive():
+            log.warning("plainview: a page overran its time in a worker; the worker is replaced")
+            self.process.kill()
+
     def stop(self) -> None:
         """Close the pipes (an idle worker then exits); end a worker that does not."""
         self.jobs.close()
@@ -272,24 +278,36 @@ class PipePool:
             for _ in range(self.size):
                 self._idle.put_nowait(await self._new_worker())
 
-    async def run(self, function: Callable[[Any], Any], argument: Any) -> Any:
-        """Run `function(argument)` in an idle worker; raise BrokenProcessPool if it dies."""
+    async def run(
+        self, function: Callable[[Any], Any], argument: Any, *, kill_after: float | None = None
+    ) -> Any:
+        """Run `function(argument)` in an idle worker; raise BrokenProcessPool if it dies.
+
+        A job still running `kill_after` seconds after it was sent ends its worker.
+        """
         await self.start()
         assert self._idle is not None
         worker = await self._idle.get()
         if not worker.alive:  # it died between jobs: this job had no part in it
             worker = await self._replace(worker)
         reply = worker.send(function, argument)
+        if kill_after is not None:
+            # A C call that never returns (libxml2 on an element with 100,000
+            # attributes) is deaf to the job's own time budget: only a kill ends it.
+            overdue = asyncio.get_running_loop().call_later(kill_after, worker.kill, reply)
+            reply.add_done_callback(lambda _: overdue.cancel())
         # A caller that stops waiting (a timeout) leaves the job running: the
-        # worker takes the next job only once this reply is in.
-        reply.add_done_callback(lambda _: self._release(worker))
+        # worker takes the next job only once this reply is in, or once it is killed.
+        reply.add_done_callback(lambda done: self._release(worker, done))
         ok, result = pickle.loads(await asyncio.shield(reply))
         if not ok:
             raise result
         return result
 
-    def _release(self, worker: _Worker) -> None:
+    def _release(self, worker: _Worker, reply: asyncio.Future[bytes]) -> None:
         """Put a worker whose job ended back in line, or a fresh one for a dead worker."""
+        if not reply.cancelled():
+            reply.exception()  # seen here: a job given up on may end in its worker's death
         if self._idle is None:  # shut down meanwhile
             return
         if worker.alive:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from addon.core.heuristics.parse import _premature_ends, premature_ends
+from addon.core.heuristics.parse import _scan_tags, crowded_attributes, premature_ends, scan_tags
 from addon.core.output.sanitise import (
     _closes_alike,
     _holds_data_url,
@@ -23,14 +23,20 @@ GOLDEN_SOURCES = sorted((Path(__file__).parents[1] / "golden").glob("*/source.ht
 def _compiled(source: bytes) -> list[tuple[int, int]]:
     from addon.core import _scan
 
-    return _scan.premature_ends(source)
+    return _scan.scan_tags(source, 1000)[0]
+
+
+def _compiled_crowded(source: bytes, cap: int) -> list[tuple[int, int]]:
+    from addon.core import _scan
+
+    return _scan.scan_tags(source, cap)[1]
 
 
 def test_the_compiled_scan_is_built_and_used() -> None:
     # preprocess falls back to the pattern without it: slower, so the install
     # must have built it (pip install -e . with a C compiler and Python's headers).
     assert COMPILED
-    assert _premature_ends is not premature_ends
+    assert _scan_tags is not scan_tags
 
 
 @pytest.mark.parametrize(
@@ -67,6 +73,44 @@ def test_the_scan_finds_what_the_pattern_finds(pieces: list[bytes]) -> None:
 def test_the_scan_reads_the_golden_pages_as_the_pattern_does(source: Path) -> None:
     data = source.read_bytes()
     assert _compiled(data) == premature_ends(data)
+
+
+@pytest.mark.parametrize(
+    ("source", "spans"),
+    [
+        (b"<p a b c d>x", [(6, 10)]),  # " c d": past the first two, up to the ">"
+        (b"<p a b>x<p a b c", [(14, 16)]),  # " c": an unclosed tag runs to the end
+        (b'<p a="1 2" b=\'3\' c="x>y" d>', [(16, 26)]),  # values quoted either way
+        (b'<p a="1 b c d>', [(9, 13)]),  # " c d": an unclosed quote is a value unquoted
+        (b"</p a b c d>", []),  # an end tag
+        (b"<script>x<p a b c d>y</SCRIPT><p a b c>", [(36, 38)]),  # a script holds no tag
+        (b"<!-- <p a b c d> --><p a b c>", [(26, 28)]),  # nor does a comment
+        (b'<img src="data:,<g a b c d>" alt x y>', [(32, 36)]),  # nor a quoted value
+    ],
+)
+def test_spans_of_attributes_past_the_cap(source: bytes, spans: list[tuple[int, int]]) -> None:
+    assert crowded_attributes(source, 2) == spans
+    assert _compiled_crowded(source, 2) == spans
+
+
+TAG_PIECES = [
+    b"<", b"<p", b"<A", b"</", b">", b" ", b"\t", b"\n", b"/", b"=", b'"', b"'", b"a", b"bc",
+    b"\xc2\xa0", b"\x00", b"1", b"<!--", b"-->", b"--", b"<!", b"<?", b"<script", b"</ScRiPt",
+    b"<style", b"</style", b"<scrip",
+]  # fmt: skip
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(TAG_PIECES), max_size=60), st.integers(1, 4))
+def test_the_scan_finds_the_crowded_tags_the_patterns_find(pieces: list[bytes], cap: int) -> None:
+    source = b"".join(pieces)
+    assert _compiled_crowded(source, cap) == crowded_attributes(source, cap)
+
+
+@pytest.mark.parametrize("source", GOLDEN_SOURCES, ids=lambda path: path.parent.name)
+def test_the_scan_reads_the_golden_pages_crowded_tags_as_the_patterns_do(source: Path) -> None:
+    data = source.read_bytes()
+    assert _compiled_crowded(data, 3) == crowded_attributes(data, 3)
 
 
 # Pieces of serialised markup: tags the sanitiser's scans count, names that start

@@ -215,13 +215,14 @@ def run_proxy(home: Path, *extra: str) -> Iterator[ProxyProcess]:
     """Run `plainview proxy` on a free port with its config and a fresh CA under `home`."""
     config, confdir, log = home / "config" / "config.toml", home / "mitmproxy", home / "proxy.log"
     port = free_port()
+    # A generous page budget unless the test sets its own: the first pages meet
+    # workers still starting on a busy machine.
+    own_budget = any(part.startswith("plainview_timeout=") for part in extra)
+    budget = () if own_budget else ("--set", f"plainview_timeout={PAGE_BUDGET}")
     command = [
         sys.executable, "-m", "addon.cli.main", "proxy",
         "--listen-port", str(port), "--config", str(config), "--set", f"confdir={confdir}",
-        # A generous page budget: the first pages meet workers still starting on a busy
-        # machine; the timeout itself is covered by the unit tests.
-        "--set", f"plainview_timeout={PAGE_BUDGET}",
-        *extra,
+        *budget, *extra,
     ]  # fmt: skip
     # The proxy itself must connect to the origin directly.
     env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy")}

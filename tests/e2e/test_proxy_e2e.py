@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import hashlib
 import ssl
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from email.message import Message
 from urllib.parse import urlencode
 
 import lxml.html
 import pytest
-from e2e_servers import OriginServer, ProxyProcess, proxy_or_fail
+from e2e_servers import OriginServer, ProxyProcess, Resource, proxy_or_fail
 from lxml.html import HtmlElement
 from plainview_dev.loadtest import pool_workers
 
@@ -393,3 +395,34 @@ def test_options_set_through_reach_the_addon(
     assert is_reader_view(fetched)
     assert lxml.html.document_fromstring(fetched.body).xpath("//main/article")
     assert len(workers) == 1
+
+
+def test_pages_built_to_stall_the_parser_leave_other_reader_views_alone(
+    tmp_path_factory: pytest.TempPathFactory,
+    origin_server: OriginServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 29 (1): libxml2's parse grows with the square of an element's
+    # attributes; two loads of a 1.1 MB page with one 150,000-attribute element
+    # held both workers for minutes, and every other page went out original.
+    for name in ("no_proxy", "NO_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    names = b" ".join(b"a%d" % n for n in range(150_000))
+    html = (("Content-Type", "text/html; charset=utf-8"),)
+    for twin in ("one", "two"):
+        page = b"<html><body><div " + names + b">" + twin.encode() + b"</div></body></html>"
+        origin_server.served[f"/stall/{twin}.html"] = Resource(page, html)
+    document = {"Sec-Fetch-Dest": "document"}
+    options = ("plainview_timeout=2", "plainview_workers=2")
+    home = tmp_path_factory.mktemp("stall-proxy")
+    with proxy_or_fail(home, *(part for option in options for part in ("--set", option))) as proxy:
+        client = Client(proxy)
+        client.fetch(origin_server.url("/article.html"), headers=document)  # workers warm
+        with ThreadPoolExecutor(2) as loads:
+            urls = [origin_server.url(f"/stall/{twin}.html") for twin in ("one", "two")]
+            stalls = [loads.submit(client.fetch, url, headers=document) for url in urls]
+            time.sleep(0.5)  # both pages in the workers
+            fetched = client.fetch(origin_server.url("/article.html"), headers=document)
+            answered = [stall.result().status for stall in stalls]
+    assert answered == [200, 200]
+    assert is_reader_view(fetched)

@@ -7,6 +7,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -176,6 +177,39 @@ def test_a_job_given_up_on_keeps_its_worker_until_it_ends(tmp_path: Path) -> Non
         return waited, await following
 
     assert with_pool(body) == (True, "next")
+
+
+def stall(seconds: float) -> None:
+    """Sleep in one C call, as libxml2 parsing a hostile page does: no signal ends it."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGINT})
+    time.sleep(seconds)
+
+
+def test_a_job_past_its_kill_time_ends_its_worker_and_the_next_job_runs_at_once() -> None:
+    # Issue 29 (1): a parse that never returns to Python held its worker for
+    # minutes; the pool only stopped waiting. Now the worker is killed and replaced.
+    async def body(pool: PipePool) -> tuple[float, int, int]:
+        stalled = await pool.run(pid_of_worker, None)
+        started = time.monotonic()
+        with pytest.raises(BrokenProcessPool):
+            await pool.run(stall, 300.0, kill_after=0.2)
+        fresh = await pool.run(pid_of_worker, None)
+        return time.monotonic() - started, stalled, fresh
+
+    waited, stalled, fresh = with_pool(body)
+    assert waited < 60  # the stalled job would hold the only worker for 300 s
+    assert fresh != stalled
+
+
+def test_a_job_done_before_its_kill_time_keeps_its_worker() -> None:
+    async def body(pool: PipePool) -> tuple[int, str, int]:
+        first = await pool.run(pid_of_worker, None, kill_after=5.0)
+        reply = await pool.run(echo, "fine", kill_after=0.5)
+        await asyncio.sleep(0.8)  # past the kill time of the job that ended
+        return first, reply, await pool.run(pid_of_worker, None)
+
+    first, reply, later = with_pool(body)
+    assert reply == "fine" and later == first
 
 
 def test_jobs_beyond_the_workers_wait_their_turn() -> None:

@@ -49,6 +49,96 @@ _PREMATURE_END_BYTES = re.compile(rb"</(?:body|html)" + _BYTES_SPACE + rb"*>", r
 _XML_DECLARATION_BYTES = re.compile(_BYTES_SPACE + rb"*<\?xml[^>]*>", re.IGNORECASE)
 
 
+# A start tag's name, then its attributes one by one as the HTML tokenizer reads
+# them (a value quoted or not; a quoted one may hold "<" and ">").
+_TAG_NAME = re.compile(rb"<[A-Za-z][^\s/>]*")
+_ATTRIBUTE = re.compile(rb"""[\s/]*[^\s/>][^\s/>=]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?""")
+# Elements whose text is not markup: a "<" there starts no tag.
+_RAW_TEXT_END = {b"script": re.compile(rb"</script", re.I), b"style": re.compile(rb"</style", re.I)}
+
+# libxml2 compares each attribute of an element with every earlier one: its parse
+# grows with the square of the count (10,000: 0.09 s; 80,000: 5.6 s), in one C
+# call no time budget interrupts. Browsers keep them all; no reader needs more
+# than a few, so those past this many are left out before parsing: an 8 MiB page
+# of elements with 200 attributes each then parses in about a second.
+MAX_ATTRIBUTES = 200
+
+
+def crowded_attributes(utf8: bytes, max_attributes: int = MAX_ATTRIBUTES) -> list[tuple[int, int]]:
+    """Return the spans of the attributes past the first `max_attributes` of each start tag,
+    reading the tags as the HTML tokenizer does (comments, end tags, scripts skipped)."""
+    spans: list[tuple[int, int]] = []
+    place = utf8.find(b"<")
+    while place >= 0:
+        place = _past_markup(utf8, place, max_attributes, spans)
+        place = utf8.find(b"<", place)
+    return spans
+
+
+def _past_markup(utf8: bytes, place: int, max_attributes: int, spans: list[tuple[int, int]]) -> int:
+    """Return where the markup starting at a "<" ends; note a start tag's crowded span."""
+    after = utf8[place + 1 : place + 2]
+    if utf8.startswith(b"<!--", place):
+        end = utf8.find(b"-->", place + 4)
+        return len(utf8) if end < 0 else end + 3
+    if after in (b"/", b"!", b"?"):
+        end = utf8.find(b">", place + 1)
+        return len(utf8) if end < 0 else end + 1
+    if not after.isalpha():  # bytes: ASCII letters only
+        return place + 1
+    return _past_start_tag(utf8, place, max_attributes, spans)
+
+
+def _past_start_tag(
+    utf8: bytes, tag: int, max_attributes: int, spans: list[tuple[int, int]]
+) -> int:
+    """Return where a start tag ends (after its raw text for a script or style)."""
+    name = _TAG_NAME.match(utf8, tag)
+    assert name is not None  # a "<" and a letter
+    end, count, cut = name.end(), 0, -1
+    while (attribute := _ATTRIBUTE.match(utf8, end)) is not None:
+        count += 1
+        if count == max_attributes + 1:
+            cut = end
+        end = attribute.end()
+    close = utf8.find(b">", end)
+    close = len(utf8) if close < 0 else close
+    if cut >= 0:
+        spans.append((cut, close))
+    raw_end = _RAW_TEXT_END.get(name.group()[1:].lower())
+    if raw_end is None:
+        return close + 1
+    found = raw_end.search(utf8, close + 1)
+    return len(utf8) if found is None else found.start()
+
+
+def scan_tags(
+    utf8: bytes, max_attributes: int = MAX_ATTRIBUTES
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Return the spans to cut before parsing: the premature end tags, then the attributes
+    past the cap."""
+    return premature_ends(utf8), crowded_attributes(utf8, max_attributes)
+
+
+def cap_attributes(utf8: bytes, max_attributes: int = MAX_ATTRIBUTES) -> bytes:
+    """Leave out each start tag's attributes past the first `max_attributes` (the bytes
+    themselves when no tag has more)."""
+    crowded = _scan_tags(utf8, max_attributes)[1]
+    if not crowded:
+        return utf8
+    view = memoryview(utf8)
+    return b"".join(_between(view, crowded, 0))
+
+
+def _between(
+    view: memoryview, cuts: list[tuple[int, int]], start: int
+) -> list[memoryview]:
+    """Return the pieces of `view` from `start` on, around the sorted spans `cuts`."""
+    starts = [start, *(end for _, end in cuts)]
+    stops = [begin for begin, _ in cuts] + [len(view)]
+    return [view[begin:stop] for begin, stop in zip(starts, stops, strict=True)]
+
+
 def strip_premature_end_tags(text: str) -> str:
     """Remove `</body>` and `</html>` so libxml2 reads the whole page."""
     return _PREMATURE_END.sub("", text)
@@ -70,7 +160,8 @@ def parse(text: str | None, *, utf8: bytes | None = None) -> etree._Element | No
     if all(not piece or piece.isspace() for piece in pieces):
         return None
     # huge_tree lifts libxml2's depth limit, so deeply nested pages keep their text.
-    root = _parse_utf8(b"".join(piece.encode("utf-8", "replace") for piece in pieces))
+    source = b"".join(piece.encode("utf-8", "replace") for piece in pieces)
+    root = _parse_utf8(cap_attributes(source))
     return _refolded(text) if root is _TOO_DEEP else root
 
 
@@ -98,7 +189,7 @@ def _only_space(piece: bytes | memoryview) -> bool:
 def _refolded(text: str) -> etree._Element | None:
     """Parse a page too deep for libxml2 again, its long runs of opening tags folded."""
     folded = _OPEN_TAG_RUN.sub(r"<\1>", "".join(_source_pieces(text)))
-    root = _parse_utf8(folded.encode("utf-8", "replace"))
+    root = _parse_utf8(cap_attributes(folded.encode("utf-8", "replace")))
     return None if root is _TOO_DEEP else root
 
 
@@ -121,18 +212,17 @@ def _source_pieces(text: str) -> list[str]:
 
 
 def _source_byte_pieces(utf8: bytes) -> list[memoryview]:
-    """Cut UTF-8 bytes as `_source_pieces` cuts the text they encode, into views of them."""
-    ends = _premature_ends(utf8)
+    """Cut UTF-8 bytes as `_source_pieces` cuts the text they encode, into views of them;
+    each start tag's attributes past the cap are cut out too."""
+    ends, crowded = _scan_tags(utf8, MAX_ATTRIBUTES)
     first_end = ends[0][0] if ends else len(utf8)
     if utf8.find(b">", 0, first_end) < 0:
-        stripped = _PREMATURE_END_BYTES.sub(b"", utf8)
+        stripped = cap_attributes(_PREMATURE_END_BYTES.sub(b"", utf8))
         declaration = _XML_DECLARATION_BYTES.match(stripped)
         return [memoryview(stripped)[declaration.end() if declaration else 0 :]]
     declaration = _XML_DECLARATION_BYTES.match(utf8, 0, first_end)
-    starts = [declaration.end() if declaration else 0, *(end for _, end in ends)]
-    stops = [start for start, _ in ends] + [len(utf8)]
-    view = memoryview(utf8)
-    return [view[start:stop] for start, stop in zip(starts, stops, strict=True)]
+    cuts = sorted([*ends, *crowded]) if crowded else ends
+    return _between(memoryview(utf8), cuts, declaration.end() if declaration else 0)
 
 
 def premature_ends(utf8: bytes) -> list[tuple[int, int]]:
@@ -140,7 +230,7 @@ def premature_ends(utf8: bytes) -> list[tuple[int, int]]:
     return [match.span() for match in _PREMATURE_END_BYTES.finditer(utf8)]
 
 
-_premature_ends = compiled.pick("premature_ends", premature_ends)
+_scan_tags = compiled.pick("scan_tags", scan_tags)
 
 
 _TOO_DEEP = etree.Element("too-deep")

@@ -9,9 +9,11 @@ from hypothesis import strategies as st
 from addon.core.dom import text_content
 from addon.core.heuristics.parse import (
     _XML_DECLARATION,
+    MAX_ATTRIBUTES,
     _only_space,
     _source_byte_pieces,
     _source_pieces,
+    cap_attributes,
     parse,
     strip_premature_end_tags,
 )
@@ -76,3 +78,32 @@ def test_the_space_list_covers_every_space_character() -> None:
     # _SPACES stops at U+3000, the last character str.isspace() accepts.
     assert not any(chr(code).isspace() for code in range(0x3001, 0x110000))
     assert all(_only_space(space.encode()) for space in _SPACES)
+
+
+def test_an_element_s_attributes_past_the_cap_are_left_out_before_parsing() -> None:
+    # Issue 29 (1): libxml2's work grows with the square of an element's attributes
+    # (80,000: 5.6 s in one C call), so one such tag held a worker for minutes.
+    names = " ".join(f"a{n}" for n in range(20_000))
+    root = parse(f"<html><body><div {names}>Text of the page.</div></body></html>")
+    assert root is not None
+    (div,) = root.iter("div")
+    assert len(div.attrib) == MAX_ATTRIBUTES
+    assert div.text == "Text of the page."
+
+
+def test_the_cap_reads_quoted_values_holding_a_tag_s_end() -> None:
+    values = " ".join(f"a{n}='x>y' b{n}=\"z>\"" for n in range(1500))
+    capped = cap_attributes(f"<p {values} id=last>text</p>".encode(), max_attributes=2000)
+    assert capped.count(b"x>y") == 1000 and capped.count(b"z>") == 1000
+    assert cap_attributes(b"<p " + b"a " * 3000 + b">", 4) == b"<p a a a a>"
+    assert capped.endswith(b">text</p>") and b"id=last" not in capped
+
+
+def test_tags_within_the_cap_keep_every_byte() -> None:
+    page = b'<div class="a" style="' + b"x" * 5000 + b'" id=b>t</div><p>' + b"w " * 3000
+    assert cap_attributes(page) is page
+    # Words of text, a script's and a quoted value's are no attributes.
+    quoted = b'<img src="data:,<g ' + b"1 " * 3000 + b'">'
+    assert cap_attributes(quoted) is quoted
+    script = b"<script>if (i<n " + b"x " * 3000 + b")</script>"
+    assert cap_attributes(script) is script
