@@ -228,6 +228,15 @@ def make_response(reply: WebReply) -> http.Response:
     return http.Response.make(reply.status, reply.body, dict(reply.headers))
 
 
+def is_encoded(request: http.Request) -> bool:
+    """Tell whether a request's body carries a Content-Encoding other than identity."""
+    codings = request.headers.get("content-encoding", "").split(",")
+    return any(coding.strip().lower() not in ("", "identity") for coding in codings)
+
+
+PLAIN_NO_STORE = {"content-type": "text/plain; charset=utf-8", "cache-control": "no-store"}
+
+
 def web_request(flow: http.HTTPFlow) -> WebRequest:
     """Describe a request to the settings host for the settings app."""
     request = flow.request
@@ -239,7 +248,7 @@ def web_request(flow: http.HTTPFlow) -> WebRequest:
             name.decode("latin-1").lower(): value.decode("latin-1")
             for name, value in request.headers.fields
         },
-        body=request.get_content(strict=False) or b"",
+        body=request.raw_content or b"",  # as sent: never decoded (is_encoded refused it)
     )
 
 
@@ -455,6 +464,13 @@ class Plainview:
     def _serve_settings(self, flow: http.HTTPFlow) -> None:
         """Answer a request to the settings host without going upstream."""
         flow.metadata[OWN_PAGE] = True
+        if is_encoded(flow.request):
+            # Decoding is where a 1 MB bomb becomes gigabytes, on the event loop,
+            # before any check: the forms are small and no browser compresses them.
+            flow.response = http.Response.make(
+                415, b"Plainview's settings take no compressed request bodies.", PLAIN_NO_STORE
+            )
+            return
         app = self._app()
         if app is None:
             flow.response = http.Response.make(503, b"Plainview is not configured yet.")

@@ -7,10 +7,12 @@ import ssl
 import time
 import urllib.error
 import urllib.request
+import zlib
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from email.message import Message
+from pathlib import Path
 from urllib.parse import urlencode
 
 import lxml.html
@@ -426,3 +428,43 @@ def test_pages_built_to_stall_the_parser_leave_other_reader_views_alone(
             answered = [stall.result().status for stall in stalls]
     assert answered == [200, 200]
     assert is_reader_view(fetched)
+
+
+def resident_mib(pid: int) -> float:
+    """Return a process's resident memory in MiB (Linux /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+FORM_TYPE = "application/x-www-form-urlencoded"
+
+
+def gzip_bomb(decoded_mib: int) -> bytes:
+    """Return gzip of that many MiB of zeros, compressed a MiB at a time."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: the gzip wrapper
+    zeros = bytes(1 << 20)
+    return b"".join(packer.compress(zeros) for _ in range(decoded_mib)) + packer.flush()
+
+
+def test_a_compressed_body_to_the_settings_host_costs_the_proxy_no_memory(
+    own_client: Client, own_proxy: ProxyProcess
+) -> None:
+    # Issue 29 (2): 1 MB of gzip took the proxy from 90 MiB to 2.1 GiB, token or not.
+    bomb = gzip_bomb(1024)  # about 1 MB that would decode to 1 GiB
+    before = resident_mib(own_proxy.process.pid)
+    for path in ("/rules", "/toggle", "/nowhere"):
+        request = urllib.request.Request(
+            f"http://plainview.proxy{path}",
+            data=bomb,
+            headers={"Content-Encoding": "gzip", "Content-Type": FORM_TYPE},
+        )
+        try:
+            with own_client.opener.open(request, timeout=60) as response:
+                status = response.status
+        except urllib.error.HTTPError as error:
+            status = error.code
+        assert status == 415
+    assert resident_mib(own_proxy.process.pid) - before < 50
+    assert own_proxy.process.poll() is None

@@ -764,6 +764,31 @@ def test_settings_posts_need_the_token_and_the_settings_origin(
     harness(config, body)
 
 
+@pytest.mark.parametrize("encoding", ["gzip", "deflate", "br", "zstd", "identity, gzip"])
+def test_a_compressed_body_to_the_settings_host_is_refused_unread(
+    config: Path, encoding: str
+) -> None:
+    # Issue 29 (2): the handler decompressed any Content-Encoding on the event
+    # loop before the form limit and the token: 1 MB of gzip took the proxy to
+    # 2.1 GiB. The body is now never decoded, and a form must come plain.
+    async def body(h: Harness) -> None:
+        form = {"token": secret_of(config), "host": "a.example", "mode": "reader"}
+        headers = (
+            ("origin", "http://plainview.proxy"),
+            ("sec-fetch-site", "same-origin"),
+            ("content-encoding", encoding),
+        )
+        flow = settings_flow("/rules", method="POST", form=form, headers=headers)
+        bomb = gzip.compress(b"\0" * 50_000_000)  # 49 KB that would decode to 50 MB
+        flow.request.raw_content = bomb
+        answered = await h.ask(flow)
+        assert answered.response is not None and answered.response.status_code == 415
+        assert answered.request.raw_content is bomb  # never decoded
+        assert rules_of(config) == []
+
+    harness(config, body)
+
+
 def test_settings_get_never_changes_anything(config: Path) -> None:
     async def body(h: Harness) -> None:
         form = urlencode({"token": secret_of(config), "host": "a.example", "mode": "reader"})
