@@ -79,6 +79,18 @@ DROPPED_HEADERS = (
     "content-security-policy-report-only",
     "content-md5",
     "digest",
+    # What speaks for the original page, not for the reader view: preloads of
+    # its scripts and fonts, a timed redirect, and leave for other sites to read
+    # it (a reader view carries a site token: no other site may fetch it).
+    "link",
+    "refresh",
+    "access-control-allow-origin",
+    "access-control-allow-credentials",
+    "access-control-expose-headers",
+    "access-control-allow-methods",
+    "access-control-allow-headers",
+    "access-control-max-age",
+    "timing-allow-origin",
 )
 
 Transform = Callable[[PageJob], PageOutcome]

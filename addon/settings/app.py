@@ -122,7 +122,8 @@ def number(form: Mapping[str, str], name: str, allowed: range) -> int | None:
     text = form.get(name, "").strip()
     if not text:
         return None
-    if not text.isdigit() or int(text) not in allowed:
+    # ASCII digits only: isdigit() also accepts "²" and "①", which int() refuses.
+    if not (text.isascii() and text.isdigit()) or int(text) not in allowed:
         raise FormError(f"{name} must be a whole number from {allowed.start} to {allowed.stop - 1}")
     return int(text)
 

@@ -215,6 +215,31 @@ def test_article_page_becomes_a_reader_view(config: Path) -> None:
     harness(config, body)
 
 
+ORIGIN_ONLY = (
+    ("link", "<https://tracker.example/pixel.js>; rel=preload; as=script"),
+    ("refresh", "5; url=https://elsewhere.example/"),
+    ("access-control-allow-origin", "*"),
+    ("access-control-allow-credentials", "true"),
+    ("access-control-expose-headers", "x-token"),
+    ("timing-allow-origin", "*"),
+)
+
+
+def test_a_reader_view_drops_the_headers_that_speak_for_the_original(config: Path) -> None:
+    # Issue 29 (3, 12): a preload fetched a third-party URL that is not in the
+    # article; "Access-Control-Allow-Origin: *" let any site read a reader view
+    # (and the site token in it) with fetch().
+    async def body(h: Harness) -> None:
+        flow = await h.cycle(make_flow(response_headers=ORIGIN_ONLY))
+        assert flow.response is not None and is_reader(flow)
+        assert [name for name, _ in ORIGIN_ONLY if name in flow.response.headers] == []
+        original = await h.cycle(make_flow(response_headers=ORIGIN_ONLY, content_type="image/png"))
+        assert original.response is not None
+        assert all(name in original.response.headers for name, _ in ORIGIN_ONLY)
+
+    harness(config, body)
+
+
 def test_a_page_looks_its_site_settings_up_once_and_off_the_event_loop(config: Path) -> None:
     async def body(h: Harness) -> None:
         store = h.addon.store

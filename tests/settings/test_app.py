@@ -103,8 +103,13 @@ def test_saving_defaults(app: SettingsApp, store: ConfigStore) -> None:
 
 @pytest.mark.parametrize(
     "changes",
-    [{"mode": "fast"}, {"theme": "neon"}, {"font_size": "20"}, {"width": "wide"}],
-)
+    [
+        {"mode": "fast"}, {"theme": "neon"}, {"font_size": "20"}, {"width": "wide"},
+        # Issue 29 (9): digits str.isdigit() accepts and int() refuses gave a 502.
+        {"font_size": "\u00b2"}, {"width": "\u2460"}, {"font_size": "1\u00b20"},
+        {"font_size": "\u0661\u0662\u0660"},  # Arabic-Indic 120: int() reads it, a form may not
+    ],
+)  # fmt: skip
 def test_bad_values_are_not_saved(
     app: SettingsApp, store: ConfigStore, changes: dict[str, str]
 ) -> None:
