@@ -291,3 +291,38 @@ def test_screenshots_of_reader_views(
     # The dark scheme must give a dark page, the light one a light page.
     channels = [int(c) for c in background[background.index("(") + 1 : -1].split(",")[:3]]
     assert (sum(channels) < 3 * 128) == (scheme == "dark"), background
+
+
+def dangling_page(collect: str, image: str) -> bytes:
+    """Return an article into which a comment injected an unclosed image URL."""
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        "<title>Harbour ferry returns</title></head><body><article>"
+        f"<h1>Harbour ferry returns after a winter of repairs</h1>{PARAGRAPHS}"
+        f'<p>The ferry at the pier: <img src="{image}" alt="The ferry"></p>'
+        f"<p>A reader wrote: <img src='{collect}?\n"
+        "<p>Your account number is 12345678 and your session code is bright-otter.</p>"
+        "<p>The council's vote on a second boat comes in the spring.</p>"  # the ' ends it
+        f"{PARAGRAPHS}</article></body></html>"
+    ).encode()
+
+
+def test_dangling_markup_carries_no_text_away_from_the_reader_view(
+    browser: OpenBrowser, origin: OriginServer, proxy_process: ProxyProcess
+) -> None:
+    # Issue 29 (7): Chromium fetches no URL holding "<" and a line break; the
+    # reader view wrote the injected URL back without the line break, and
+    # Chromium sent the page's next lines to the URL's site.
+    add_rule(proxy_process, "/dangling/", "reader")
+    body = dangling_page(origin.url("/dangling/collect"), origin.url("/dangling/ferry.png"))
+    html = (("Content-Type", "text/html; charset=utf-8"),)
+    origin.served["/dangling/story.html"] = Resource(body, html)
+    with browser() as context:
+        page, response = open_reader(context, origin.url("/dangling/story.html"))
+        assert response.headers["content-security-policy"].startswith(PLAINVIEW_CSP)
+        page.wait_for_load_state("networkidle")
+        original, _ = open_reader(context, origin.url("/dangling/story.html?plainview=original"))
+        original.wait_for_load_state("networkidle")
+    fetched = [path for path in origin.paths if path.startswith("/dangling/")]
+    assert fetched.count("/dangling/ferry.png") == 2  # the article's own image, both views
+    assert not [path for path in fetched if path.startswith("/dangling/collect")]

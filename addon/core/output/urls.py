@@ -80,7 +80,7 @@ class UrlBase:
         # A printable URL holds no control character, tab or line break; the test
         # is much faster than the regexes, which run only on the rest.
         printable = url.isprintable()
-        if not printable and CONTROL_RE.search(url):
+        if not printable and (CONTROL_RE.search(url) or _dangles(url)):
             return None
         resolved = self._join_simple(url, printable=printable)
         if resolved is not None:
@@ -110,6 +110,13 @@ class UrlBase:
         if url.startswith("//"):
             return f"{self.scheme}:{url}"
         return (self.origin if url[0] == "/" else self.directory) + url
+
+
+def _dangles(url: str) -> bool:
+    """Tell dangling markup: a URL that ran on over a line break into the page's tags."""
+    # Chromium's rule: it fetches no URL holding a "<" and a tab or line break. Written
+    # back without the break, the URL would pass it and carry the page's text away.
+    return "<" in url and ("\n" in url or "\r" in url or "\t" in url)
 
 
 def _has_dot_segment(url: str) -> bool:

