@@ -110,7 +110,9 @@ def mitmdump_argv(mitmdump: str, args: argparse.Namespace) -> list[str]:
     own = {
         # One log line per page comes from the addon; mitmdump's per-flow lines would drown it.
         "flow_detail": "0",
-        "plainview_config": str(config.expanduser().resolve()),
+        # Absolute, but a symlink stays one: the store follows it on every read and
+        # write, so a link re-pointed while the proxy runs takes effect.
+        "plainview_config": os.path.abspath(config.expanduser()),
         "plainview_mode": args.mode,
     }
     given = {spec.partition("=")[0] for spec in args.mitm_options}

@@ -61,8 +61,20 @@ def test_default_config_is_the_user_config_file() -> None:
     from addon.settings.rules import default_config_path
 
     argv = proxy_command.mitmdump_argv("mitmdump", parse())
-    assert f"plainview_config={default_config_path().resolve()}" in argv
+    assert f"plainview_config={default_config_path().absolute()}" in argv
     assert not any(a.startswith("plainview_mode=") for a in argv)
+
+
+def test_a_symlinked_config_is_passed_as_the_link(tmp_path: Path) -> None:
+    # Issue 29 (10): resolved once at start, a re-pointed link (dotfile managers do
+    # that) was ignored, and a rule saved afterwards went to the old target.
+    (tmp_path / "dotfiles").mkdir()
+    target = tmp_path / "dotfiles" / "plainview.toml"
+    target.write_text("", encoding="utf-8")
+    link = tmp_path / "config.toml"
+    link.symlink_to(target)
+    argv = proxy_command.mitmdump_argv("mitmdump", parse("--config", str(link)))
+    assert f"plainview_config={link}" in argv
 
 
 def test_mitmdump_is_found_beside_the_interpreter(tmp_path: Path) -> None:

@@ -576,6 +576,25 @@ def test_a_write_keeps_the_file_mode_and_a_symlink(tmp_path: Path) -> None:
     assert sorted(p.name for p in real.parent.iterdir()) == ["plainview.toml"]
 
 
+def test_a_symlink_re_pointed_while_running_is_read_and_written_anew(tmp_path: Path) -> None:
+    # Issue 29 (10): a dotfile manager re-points the link; the running store must
+    # read the new target and save there, not in the old one.
+    old, new = tmp_path / "old.toml", tmp_path / "new.toml"
+    hand_edit(old, HAND_WRITTEN)
+    hand_edit(new, '[[rule]]\nhost = "new.example"\nmode = "original"\n')
+    link = tmp_path / "config.toml"
+    link.symlink_to(old)
+    store = ConfigStore(link)
+    assert store.current().rules[-1].host != "new.example"
+    link.unlink()
+    link.symlink_to(new)
+    assert store.current().rules[-1] == Rule("new.example", mode="original")
+    store.set_rule("a.example", "reader")
+    assert link.is_symlink()
+    assert config_of(new.read_text()).rules[-1] == Rule("a.example", mode="reader")
+    assert "a.example" not in old.read_text()
+
+
 def test_a_write_keeps_a_hand_edit_made_since_the_last_read(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     store = ConfigStore(path)
