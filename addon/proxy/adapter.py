@@ -12,6 +12,7 @@ import logging
 import math
 import multiprocessing
 import os
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
@@ -36,7 +37,7 @@ from addon.proxy.pool import PipePool
 from addon.proxy.recent import PageRecord, RecentPages, new_id
 from addon.proxy.show_original import ShowOriginal, strip_marker, with_marker
 from addon.render.pages import PageStyle, ReaderLinks, content_security_policy
-from addon.settings.app import SettingsApp, WebReply, WebRequest
+from addon.settings.app import MAX_FORM_BYTES, SettingsApp, WebReply, WebRequest
 from addon.settings.guard import (
     SETTINGS_HOST,
     SETTINGS_ORIGINS,
@@ -246,7 +247,30 @@ def is_encoded(request: http.Request) -> bool:
     return any(coding.strip().lower() not in ("", "identity") for coding in codings)
 
 
+# A settings-host body past the form limit is answered (413) once read up to this
+# size; past it the request is dropped unread.
+MAX_ANSWERED_BYTES = 1 << 20
+
 PLAIN_NO_STORE = {"content-type": "text/plain; charset=utf-8", "cache-control": "no-store"}
+
+
+def body_refusal(headers: http.Headers) -> http.Response | None:
+    """Return the answer to a settings-host request whose body must not be read, or None."""
+    length = unread_bytes(headers)
+    if length < 0:
+        return http.Response.make(400, b"Bad Content-Length.", PLAIN_NO_STORE)
+    if length > MAX_FORM_BYTES:
+        return http.Response.make(413, b"The form is too large.", PLAIN_NO_STORE)
+    return None
+
+
+def unread_bytes(headers: http.Headers) -> int:
+    """Return the length a request's headers announce (0 without a body, -1 if unreadable);
+    a body without a length (chunked) counts as endless."""
+    if "transfer-encoding" in headers:
+        return sys.maxsize
+    length = headers.get("content-length", "0").strip()
+    return int(length) if length.isascii() and length.isdigit() else -1
 
 
 def web_request(flow: http.HTTPFlow) -> WebRequest:
@@ -450,6 +474,24 @@ class Plainview:
             flow.response.reason = "Connection established"
             flow.response.headers.clear()
 
+    def requestheaders(self, flow: http.HTTPFlow) -> None:
+        """Claim a settings-host request; refuse a body past the form limit unread."""
+        # Answered from the headers, before mitmproxy reads the body or streams a
+        # large one on: the settings host is never forwarded anywhere.
+        if not is_settings_host(flow.request.host):
+            return
+        flow.metadata[OWN_PAGE] = True
+        refusal = body_refusal(flow.request.headers)
+        if refusal is None:
+            return
+        if refusal.status_code == 413 and unread_bytes(flow.request.headers) > MAX_ANSWERED_BYTES:
+            # Answering would mean reading it all first (mitmproxy reads a body it
+            # does not stream): a request this far past the limit is dropped unread.
+            flow.kill()  # type: ignore[no-untyped-call]  # mitmproxy leaves it untyped
+            return
+        flow.request.stream = False  # a response set here goes out once the body is in
+        flow.response = refusal
+
     def request(self, flow: http.HTTPFlow) -> None:
         """Serve the settings host; turn a show-original link into a one-time pass."""
         request = flow.request
@@ -476,6 +518,12 @@ class Plainview:
     def _serve_settings(self, flow: http.HTTPFlow) -> None:
         """Answer a request to the settings host without going upstream."""
         flow.metadata[OWN_PAGE] = True
+        if flow.response is not None:  # answered from its headers
+            return
+        # The answer should the app fail: mitmproxy sends a flow without one on.
+        flow.response = http.Response.make(
+            500, b"Plainview's settings failed on this request.", PLAIN_NO_STORE
+        )
         if is_encoded(flow.request):
             # Decoding is where a 1 MB bomb becomes gigabytes, on the event loop,
             # before any check: the forms are small and no browser compresses them.

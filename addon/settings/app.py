@@ -161,7 +161,8 @@ class SettingsApp:
 
     def handle(self, request: WebRequest) -> WebReply:
         """Route one request."""
-        route = urlsplit(request.path).path
+        # The path as sent: urlsplit() would read "//[x" as a host and raise.
+        route = request.path.partition("?")[0]
         pages: dict[str, Callable[[WebRequest], WebReply]] = {
             "/": self.settings_page,
             "/why": self.why_page,
@@ -218,7 +219,7 @@ class SettingsApp:
 
     def why_page(self, request: WebRequest) -> WebReply:
         """Show how one recent page's content was chosen."""
-        query = parse_qs(urlsplit(request.path).query)
+        query = parse_qs(request.path.partition("?")[2])
         record = self.recent.get(query.get("id", [""])[0])
         if record is None:
             return self.message(404, "Page not found", "That page is no longer in the recent list.")

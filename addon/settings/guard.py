@@ -53,14 +53,14 @@ def site_token(secret: str, host: str) -> str:
 
 def origin_of(url: str) -> str:
     """Return the serialised origin of an absolute http(s) URL, or "" for anything else."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return ""
-    default = 80 if parts.scheme == "http" else 443
-    try:
+    try:  # a bracketed host that is no IPv6 address ("http://[x/"), a port out of range
+        parts = urlsplit(url)
         port = parts.port
     except ValueError:
         return ""
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return ""
+    default = 80 if parts.scheme == "http" else 443
     suffix = "" if port in (None, default) else f":{port}"
     return f"{parts.scheme}://{parts.hostname}{suffix}"
 
@@ -87,8 +87,10 @@ def refuse_toggle_post(token: str, secret: str, origin: str | None, target_url: 
     no-referrer policy makes browsers send `Origin: null`).
     """
     target = origin_of(target_url)
-    host = urlsplit(target_url).hostname
-    if not target or host is None:
+    if not target:
+        return "the page address is not an http(s) URL"
+    host = urlsplit(target_url).hostname  # origin_of read it whole
+    if host is None:
         return "the page address is not an http(s) URL"
     if origin is not None and origin not in {target, "null", *SETTINGS_ORIGINS}:
         return f"the request came from another origin ({origin})"

@@ -468,3 +468,34 @@ def test_a_compressed_body_to_the_settings_host_costs_the_proxy_no_memory(
         assert status == 415
     assert resident_mib(own_proxy.process.pid) - before < 50
     assert own_proxy.process.poll() is None
+
+
+def test_settings_requests_never_reach_an_upstream_proxy(
+    tmp_path_factory: pytest.TempPathFactory,
+    origin_server: OriginServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 29 (8): behind an upstream proxy (the origin server stands in for it
+    # and logs what it gets), "//[x" made the settings app raise, a broken toggle
+    # URL too, and a POST over 8 MiB was streamed on before the hook: all three
+    # went upstream, the toggle's token with it.
+    for name in ("no_proxy", "NO_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    upstream = f"mode=upstream:{origin_server.base}"
+    with proxy_or_fail(tmp_path_factory.mktemp("upstream-proxy"), "--set", upstream) as proxy:
+        client = Client(proxy)
+        broken = client.fetch("http://plainview.proxy//[x")
+        toggle = client.fetch(
+            "http://plainview.proxy/toggle",
+            form={"token": proxy.secret, "url": "http://[x/", "mode": "original"},
+            headers={"Origin": "null"},
+        )
+        large = client.fetch("http://plainview.proxy/rules", form={"token": "x" * 100_000})
+        # Far past the limit: dropped unread (mitmproxy reads no more of it), so
+        # the client gets no answer; a short wait shows it.
+        dropped = urllib.request.Request("http://plainview.proxy/rules", data=bytes(9 << 20))
+        with pytest.raises((urllib.error.URLError, ConnectionError, TimeoutError)):
+            client.opener.open(dropped, timeout=3)
+        alive = client.fetch("http://plainview.proxy/")
+    assert (broken.status, toggle.status, large.status, alive.status) == (404, 403, 413, 200)
+    assert [path for path in origin_server.paths if "plainview.proxy" in path] == []

@@ -155,7 +155,9 @@ class Harness:
     async def ask(self, flow: http.HTTPFlow) -> http.HTTPFlow:
         """Send a request that the addon answers itself (no upstream response)."""
         flow.response = None
-        self.addon.request(flow)
+        self.addon.requestheaders(flow)
+        if flow.response is None:  # answered from its headers alone: the body is never read
+            self.addon.request(flow)
         assert flow.metadata.get("plainview_own"), "the request would have gone upstream"
         await self.addon.response(flow)
         return flow
@@ -810,6 +812,57 @@ def test_a_compressed_body_to_the_settings_host_is_refused_unread(
         assert answered.response is not None and answered.response.status_code == 415
         assert answered.request.raw_content is bomb  # never decoded
         assert rules_of(config) == []
+
+    harness(config, body)
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ((("content-length", "16385"),), 413),  # past the form limit
+        ((("content-length", str(1 << 20)),), 413),
+        ((("content-length", str(9 << 20)),), None),  # far past it: dropped, never read
+        ((("transfer-encoding", "chunked"),), None),  # no length to check first
+        ((("content-length", "12, 12"),), 400),
+    ],
+)
+def test_a_settings_request_with_a_body_past_the_limit_is_answered_from_its_headers(
+    config: Path, headers: tuple[tuple[str, str], ...], status: int | None
+) -> None:
+    # Issue 29 (8): a POST over 8 MiB was streamed upstream before the hook ran.
+    async def body(h: Harness) -> None:
+        flow = settings_flow("/rules", method="POST", form={"token": "x"})
+        for name, value in headers:
+            flow.request.headers[name] = value
+        h.addon.requestheaders(flow)
+        assert flow.metadata.get("plainview_own")
+        if status is None:
+            assert flow.killable is False and flow.error is not None  # killed
+            return
+        assert flow.response is not None and flow.response.status_code == status
+        h.addon.request(flow)  # runs once the body is in: the answer stays
+        assert flow.response.status_code == status
+
+    harness(config, body)
+
+
+def test_a_settings_request_the_app_fails_on_is_answered_never_forwarded(
+    config: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 29 (8): an error in the settings app left the flow without a response,
+    # and mitmproxy sent it on (upstream, in upstream mode). A bug is simulated:
+    # no request reaches one any more.
+    def broken(self: object, request: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("addon.settings.app.SettingsApp.handle", broken)
+
+    async def body(h: Harness) -> None:
+        flow = settings_flow("/")
+        with pytest.raises(RuntimeError):
+            h.addon.request(flow)
+        assert flow.metadata.get("plainview_own")
+        assert flow.response is not None and flow.response.status_code == 500
 
     harness(config, body)
 

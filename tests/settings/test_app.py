@@ -218,3 +218,15 @@ def test_unknown_paths_and_methods(app: SettingsApp) -> None:
     assert get(app, "/nothing").status == 404
     assert get(app, "/defaults").status == 405
     assert post(app, "/", {}).status == 405
+
+
+@pytest.mark.parametrize("path", ["//[x", "//[x/why?id=1", "/why?id=%ff&x=//[", "//[::1"])
+def test_a_path_that_reads_as_a_broken_host_is_answered(app: SettingsApp, path: str) -> None:
+    # Issue 29 (8): urlsplit() raised on "//[x", and the request went upstream.
+    assert get(app, path).status == 404
+
+
+@pytest.mark.parametrize("url", ["http://[x/", "https://[::1/", "http://a.example:99999/", "//["])
+def test_a_toggle_for_a_broken_url_is_refused(app: SettingsApp, url: str) -> None:
+    form = {"token": SECRET, "url": url, "mode": "original"}
+    assert post(app, "/toggle", form, {"origin": "null"}).status in (400, 403)
