@@ -151,6 +151,27 @@ def declared_length(headers: http.Headers) -> int | None:
     return int(value) if value.isdigit() else None
 
 
+# The headers that let an origin answer 304 Not Modified.
+CONDITIONAL_HEADERS = ("if-none-match", "if-modified-since")
+
+
+def wants_page(request: http.Request) -> bool:
+    """Tell whether a request is a page load by its headers (Accept without Fetch Metadata)."""
+    dest: str | None = request.headers.get("sec-fetch-dest")
+    if dest is not None:
+        return dest.lower() == "document"
+    accept: str = request.headers.get("accept", "")
+    return "text/html" in accept
+
+
+def keep_out_of_cache(response: http.Response) -> None:
+    """Make the browser ask again before it shows an original page load from its cache:
+    "show original" is once, a mode change is seen on the next load."""
+    # no-cache, not no-store: the back button still shows what was seen. Asked
+    # again, the proxy strips the conditions (CONDITIONAL_HEADERS) and decides anew.
+    response.headers["cache-control"] = "no-cache"
+
+
 def is_page_load(flow: http.HTTPFlow) -> bool:
     """Tell whether the flow is a top-level navigation to an HTML page."""
     dest = flow.request.headers.get("sec-fetch-dest")
@@ -507,6 +528,11 @@ class Plainview:
                 self._redirect_to_original(flow)
         elif request.method == "GET" and self.show_original.take(request.url):
             flow.metadata[SHOW_ORIGINAL] = True
+        if request.method == "GET" and wants_page(request):
+            # A 304 would pass through and show the browser's cached copy, which may
+            # be an original: the proxy asks for the page itself.
+            for name in CONDITIONAL_HEADERS:
+                request.headers.pop(name, None)
 
     def _redirect_to_original(self, flow: http.HTTPFlow) -> None:
         """Answer a show-original link with a redirect to the page, passed once untransformed."""
@@ -555,6 +581,8 @@ class Plainview:
         flow.metadata[DECISION] = decision  # None: the page may be transformed
         if decision is not None:
             flow.response.stream = True
+            if decision.action == "original" and is_page_load(flow):
+                keep_out_of_cache(flow.response)  # before the streamed headers go out
 
     async def _decide(self, flow: http.HTTPFlow) -> Decision | None:
         """Return why the response goes out as it is, or None when it may be transformed."""
@@ -605,6 +633,7 @@ class Plainview:
         outcome = await self._transform(flow)
         ms = (time.perf_counter() - started) * 1000
         if outcome.html is None:
+            keep_out_of_cache(response)
             self._record(flow, "original", outcome.reason, ms, outcome)
             return
         apply_reader_view(response, outcome)

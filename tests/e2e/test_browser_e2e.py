@@ -326,3 +326,37 @@ def test_dangling_markup_carries_no_text_away_from_the_reader_view(
     fetched = [path for path in origin.paths if path.startswith("/dangling/")]
     assert fetched.count("/dangling/ferry.png") == 2  # the article's own image, both views
     assert not [path for path in fetched if path.startswith("/dangling/collect")]
+
+
+def test_show_original_is_once_and_a_mode_change_is_seen_at_once_on_cacheable_pages(
+    browser: OpenBrowser, origin: OriginServer, proxy_process: ProxyProcess
+) -> None:
+    # Issue 29 (4): the original went out with the page's own caching headers, so
+    # the next load came from Chromium's cache (or a 304 to its If-None-Match
+    # passed through): the original, with its scripts, again.
+    cacheable = (
+        ("Content-Type", "text/html; charset=utf-8"),
+        ("Cache-Control", "public, max-age=3600"),
+        ("ETag", '"v1"'),
+    )
+    origin.served["/cached/story.html"] = Resource(HOSTILE_PAGE, cacheable)
+    origin.served["/cached-mode/story.html"] = Resource(HOSTILE_PAGE, cacheable)
+    url = origin.url("/cached/story.html")
+    with browser() as context:
+        page, first = open_reader(context, url)
+        assert first.headers["content-security-policy"].startswith(PLAINVIEW_CSP)
+        original = page.goto(url + "?plainview=original")
+        assert original is not None and page.title() == "PWNED"  # the original, once
+        again = page.goto(url)
+        assert again is not None
+        assert again.headers.get("content-security-policy", "").startswith(PLAINVIEW_CSP)
+        assert page.title() != "PWNED"
+        # A site shown as the original, then switched to reader mode.
+        add_rule(proxy_process, "/cached-mode/", "original")
+        mode_url = origin.url("/cached-mode/story.html")
+        page.goto(mode_url)
+        assert page.title() == "PWNED"
+        add_rule(proxy_process, "/cached-mode/", "reader")
+        switched = page.goto(mode_url)
+        assert switched is not None
+        assert switched.headers.get("content-security-policy", "").startswith(PLAINVIEW_CSP)

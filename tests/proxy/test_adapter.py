@@ -131,9 +131,11 @@ def make_flow(
 
 
 def snapshot(flow: http.HTTPFlow) -> tuple[bytes | None, list[tuple[bytes, bytes]], int]:
-    """Return the response's raw bytes, headers and status, to compare before and after."""
+    """Return the response's raw bytes, headers and status, to compare before and after;
+    all but Cache-Control, which an original page load gets as no-cache."""
     assert flow.response is not None
-    return flow.response.raw_content, list(flow.response.headers.fields), flow.response.status_code
+    fields = [field for field in flow.response.headers.fields if field[0] != b"cache-control"]
+    return flow.response.raw_content, fields, flow.response.status_code
 
 
 class Harness:
@@ -631,6 +633,53 @@ def test_show_original_link_on_a_page_without_query(config: Path) -> None:
         await h.ask(marked)
         assert marked.response is not None
         assert marked.response.headers["location"] == "https://news.example/story"
+
+    harness(config, body)
+
+
+CACHEABLE = (("cache-control", "public, max-age=3600"),)
+
+
+def test_an_original_page_load_is_never_kept_by_the_browser(config: Path) -> None:
+    # Issue 29 (4): "show original" went out with the page's Cache-Control and the
+    # next load came from the browser's cache: the original, scripts and all, again.
+    async def body(h: Harness) -> None:
+        marked = make_flow(path="/story?plainview=original")
+        await h.ask(marked)
+        passed = await h.cycle(make_flow(response_headers=CACHEABLE))
+        assert passed.response is not None and not is_reader(passed)
+        assert passed.response.headers["cache-control"] == "no-cache"
+        assert passed.response.content == ARTICLE_HTML  # the body as sent
+        set_rule(config, "news.example", "original")  # a mode that may change later
+        kept = await h.cycle(make_flow(response_headers=CACHEABLE))
+        assert kept.response is not None and kept.response.headers["cache-control"] == "no-cache"
+        image = await h.cycle(make_flow(content_type="image/png", response_headers=CACHEABLE))
+        assert image.response is not None
+        assert image.response.headers["cache-control"] == "public, max-age=3600"
+
+    harness(config, body)
+
+
+@pytest.mark.parametrize(
+    ("request_headers", "stripped"),
+    [
+        ((("sec-fetch-dest", "document"),), True),
+        ((("accept", "text/html,application/xhtml+xml,*/*;q=0.8"),), True),  # no Fetch Metadata
+        ((("sec-fetch-dest", "image"),), False),
+        ((("accept", "image/avif,image/webp,*/*"),), False),
+    ],
+)
+def test_a_page_load_is_not_revalidated_into_a_cached_original(
+    config: Path, request_headers: tuple[tuple[str, str], ...], stripped: bool
+) -> None:
+    # Issue 29 (4): a 304 to If-None-Match passed through and the browser showed
+    # the original it had cached; a page load now asks for the page itself.
+    async def body(h: Harness) -> None:
+        conditional = (("if-none-match", '"v1"'), ("if-modified-since", "Mon, 01 Jan 2024"))
+        flow = make_flow(request_headers=(*request_headers, *conditional))
+        h.addon.request(flow)
+        left = [name for name, _ in conditional if name in flow.request.headers]
+        assert left == ([] if stripped else ["if-none-match", "if-modified-since"])
 
     harness(config, body)
 
