@@ -155,13 +155,24 @@ def declared_length(headers: http.Headers) -> int | None:
 CONDITIONAL_HEADERS = ("if-none-match", "if-modified-since")
 
 
+# Headers a page's own script sets on its requests for HTML fragments (htmx, Turbo,
+# jQuery and most XHR wrappers).
+SCRIPT_REQUEST_HEADERS = ("hx-request", "turbo-frame", "x-requested-with")
+
+
 def wants_page(request: http.Request) -> bool:
-    """Tell whether a request is a page load by its headers (Accept without Fetch Metadata)."""
+    """Tell whether a request loads a page: by Fetch Metadata, else by what it accepts."""
+    # Chromium sends Sec-Fetch-* to trustworthy origins only: over plain HTTP a
+    # fetch() or an <img> of an HTML page carries none. Their Accept tells them
+    # apart from a navigation's ("text/html,..."); a client that sends no Accept
+    # at all (a simple reader app) asks for the page.
     dest: str | None = request.headers.get("sec-fetch-dest")
     if dest is not None:
         return dest.lower() == "document"
-    accept: str = request.headers.get("accept", "")
-    return "text/html" in accept
+    if any(name in request.headers for name in SCRIPT_REQUEST_HEADERS):
+        return False
+    accept: str | None = request.headers.get("accept")
+    return accept is None or "text/html" in accept or "application/xhtml+xml" in accept
 
 
 def keep_out_of_cache(response: http.Response) -> None:
@@ -174,10 +185,9 @@ def keep_out_of_cache(response: http.Response) -> None:
 
 def is_page_load(flow: http.HTTPFlow) -> bool:
     """Tell whether the flow is a top-level navigation to an HTML page."""
-    dest = flow.request.headers.get("sec-fetch-dest")
     return (
         flow.request.method == "GET"
-        and (dest is None or dest.lower() == "document")
+        and wants_page(flow.request)
         and flow.response is not None
         and media_type(flow.response.headers) in HTML_TYPES
     )
@@ -198,6 +208,7 @@ def refusal_by_headers(flow: http.HTTPFlow, max_bytes: int) -> str:
         (response.status_code != 200, f"status {response.status_code}"),
         (media_type(response.headers) not in HTML_TYPES, "not HTML"),
         (dest is not None and dest.lower() != "document", f"Sec-Fetch-Dest: {dest}"),
+        (dest is None and not wants_page(request), "not a page load (by its headers)"),
         (is_attachment(response.headers), "download (Content-Disposition: attachment)"),
         (length is not None and length > max_bytes, f"too large ({length} bytes)"),
     )

@@ -499,3 +499,23 @@ def test_settings_requests_never_reach_an_upstream_proxy(
         alive = client.fetch("http://plainview.proxy/")
     assert (broken.status, toggle.status, large.status, alive.status) == (404, 403, 413, 200)
     assert [path for path in origin_server.paths if "plainview.proxy" in path] == []
+
+
+# What Chromium sends for each kind of request to a plain-HTTP site: no Fetch Metadata.
+FETCH_ACCEPT = {"Accept": "*/*"}
+IMAGE_ACCEPT = {"Accept": "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"}
+PAGE_ACCEPT = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+
+
+def test_scripts_and_images_asking_for_html_get_it_byte_for_byte(
+    client: Client, origin_server: OriginServer
+) -> None:
+    # Issue 29 (3): over plain HTTP, a script's fetch('/fragment') got a whole
+    # reader page (htmx and Turbo sites broke) and an <img> of an HTML page went
+    # through the workers.
+    url = origin_server.url("/article.html")
+    for headers in (FETCH_ACCEPT, IMAGE_ACCEPT, {**PAGE_ACCEPT, "HX-Request": "true"}):
+        fetched = client.fetch(url, headers=headers)
+        assert not is_reader_view(fetched)
+        assert sha256(fetched.body) == sha256(direct(url))
+    assert is_reader_view(client.fetch(url, headers=PAGE_ACCEPT))

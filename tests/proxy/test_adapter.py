@@ -320,6 +320,13 @@ def test_server_timing_names_both_parts() -> None:
         ({"request_headers": (("sec-fetch-dest", "iframe"),)}, True),
         ({"request_headers": (("sec-fetch-dest", "empty"),)}, True),
         ({"response_headers": (("content-disposition", "attachment; filename=a.html"),)}, True),
+        # Issue 29 (3): without Fetch Metadata (Chromium sends none to plain-HTTP
+        # sites), a script's fetch() and an <img> of an HTML page got reader views.
+        ({"request_headers": (("accept", "*/*"),)}, True),
+        ({"request_headers": (("accept", "image/avif,image/webp,image/*,*/*;q=0.8"),)}, True),
+        ({"request_headers": (("accept", "text/html"), ("hx-request", "true"))}, True),
+        ({"request_headers": (("accept", "text/html"), ("turbo-frame", "main"))}, True),
+        ({"request_headers": (("accept", "text/html"), ("x-requested-with", "fetch"))}, True),
     ],
 )
 def test_responses_that_are_not_page_loads_pass_untouched(
@@ -338,7 +345,9 @@ def test_responses_that_are_not_page_loads_pass_untouched(
 def test_xhtml_and_pages_without_sec_fetch_dest_are_transformed(config: Path) -> None:
     async def body(h: Harness) -> None:
         assert is_reader(await h.cycle(make_flow(content_type="application/xhtml+xml")))
-        assert is_reader(await h.cycle(make_flow(request_headers=())))
+        assert is_reader(await h.cycle(make_flow(request_headers=())))  # no Accept at all
+        navigation = (("accept", "text/html,application/xhtml+xml,*/*;q=0.8"),)
+        assert is_reader(await h.cycle(make_flow(request_headers=navigation)))
         assert is_reader(await h.cycle(make_flow(scheme="http")))
 
     harness(config, body)
