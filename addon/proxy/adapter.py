@@ -535,7 +535,9 @@ class Plainview:
             # The site never sees the marker: it is stripped here, and a GET is
             # redirected to the clean URL, so the address bar and Referer lose it too.
             request.path = path
-            if request.method == "GET":
+            # Only a page load arms the one-time pass: another site's fetch() of a
+            # marked URL would arm it for the user's next visit.
+            if request.method == "GET" and wants_page(request):
                 self._redirect_to_original(flow)
         elif request.method == "GET" and self.show_original.take(request.url):
             flow.metadata[SHOW_ORIGINAL] = True

@@ -360,3 +360,27 @@ def test_show_original_is_once_and_a_mode_change_is_seen_at_once_on_cacheable_pa
         switched = page.goto(mode_url)
         assert switched is not None
         assert switched.headers.get("content-security-policy", "").startswith(PLAINVIEW_CSP)
+
+
+def test_a_script_s_request_for_the_marked_url_arms_no_original(
+    browser: OpenBrowser, origin: OriginServer, proxy_process: ProxyProcess
+) -> None:
+    # Issue 29 (13): a page's fetch(url + "?plainview=original") armed the 30 s
+    # one-time pass, and the user's next visit to url got the original.
+    html = (("Content-Type", "text/html; charset=utf-8"),)
+    target = origin.url("/armed/story.html")
+    origin.served["/armed/story.html"] = Resource(HOSTILE_PAGE, html)
+    script = (
+        f"<script>fetch({json.dumps(target + '?plainview=original')}, {{redirect: 'manual'}})"
+        ".then(() => { document.title = 'sent'; });</script>"
+    )
+    page_of_script = f"<!doctype html><title>waiting</title><p>Elsewhere.</p>{script}"
+    origin.served["/elsewhere/page.html"] = Resource(page_of_script.encode(), html)
+    add_rule(proxy_process, "/elsewhere/", "original")
+    with browser() as context:
+        page, _ = open_reader(context, origin.url("/elsewhere/page.html"))
+        page.wait_for_function("document.title === 'sent'")
+        visit = page.goto(target)
+        assert visit is not None
+        assert visit.headers.get("content-security-policy", "").startswith(PLAINVIEW_CSP)
+        assert page.title() != "PWNED"

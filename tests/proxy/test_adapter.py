@@ -636,6 +636,24 @@ def test_a_marker_on_a_post_is_stripped_without_a_redirect(config: Path) -> None
     harness(config, body)
 
 
+@pytest.mark.parametrize(
+    "request_headers", [(("sec-fetch-dest", "empty"),), (("accept", "*/*"),)]
+)
+def test_a_marker_on_a_request_that_is_no_page_load_arms_no_pass(
+    config: Path, request_headers: tuple[tuple[str, str], ...]
+) -> None:
+    # Issue 29 (13): another site's fetch(url + "?plainview=original") armed a
+    # 30 s pass that the user's next visit used.
+    async def body(h: Harness) -> None:
+        marked = make_flow(path="/story?plainview=original", request_headers=request_headers)
+        h.addon.request(marked)
+        assert marked.request.path == "/story"  # the site never sees the marker
+        assert not marked.metadata.get("plainview_own")
+        assert is_reader(await h.cycle(make_flow()))
+
+    harness(config, body)
+
+
 def test_show_original_link_on_a_page_without_query(config: Path) -> None:
     async def body(h: Harness) -> None:
         marked = make_flow(path="/story?plainview=original")
