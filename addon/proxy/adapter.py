@@ -251,7 +251,9 @@ def apply_reader_view(response: http.Response, outcome: PageOutcome) -> None:
     response.headers["content-security-policy"] = content_security_policy(
         outcome.style_source, READER_FORM_ACTION
     )
-    response.headers["referrer-policy"] = "no-referrer"
+    # The origin alone, never the page's address; the toggle forms then send a real
+    # Origin (no-referrer made it "null", which any page can send).
+    response.headers["referrer-policy"] = "strict-origin"
     response.headers["cache-control"] = "no-store"
     response.headers["x-content-type-options"] = "nosniff"
     response.content = outcome.html

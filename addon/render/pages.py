@@ -154,9 +154,17 @@ def render_reader(
         site_name=site_name,
         meta=_meta(article, site_name),
         # Block.html is sanitised by the core; it must not be escaped again.
-        content=Markup(article.html),  # the core set the heading levels
+        content=Markup(quiet_images(article.html)),  # the core set the heading levels
         links=links,
     )
+
+
+def quiet_images(html: str) -> str:
+    """Make the article's images send no Referer, whatever the page's referrer policy."""
+    # The page's policy sends its origin, so that its toggle forms carry a real
+    # Origin; the images, its only requests, keep sending nothing. Sanitised
+    # markup holds "<img " only as a tag: text and values escape "<".
+    return html.replace("<img ", '<img referrerpolicy="no-referrer" ')
 
 
 def render_settings(style: PageStyle, **context: Any) -> Rendered:

@@ -83,8 +83,8 @@ def refuse_toggle_post(token: str, secret: str, origin: str | None, target_url: 
 
     Reader pages live on the site's own origin, so the POST is cross-site by
     nature; it is accepted only with the site-scoped token of the target's
-    host, from that origin, the settings origin, or "null" (the reader page's
-    no-referrer policy makes browsers send `Origin: null`).
+    host, from that origin or the settings origin. Never from "null": any page
+    can send it (a sandboxed frame, a no-referrer policy).
     """
     target = origin_of(target_url)
     if not target:
@@ -92,7 +92,7 @@ def refuse_toggle_post(token: str, secret: str, origin: str | None, target_url: 
     host = urlsplit(target_url).hostname  # origin_of read it whole
     if host is None:
         return "the page address is not an http(s) URL"
-    if origin is not None and origin not in {target, "null", *SETTINGS_ORIGINS}:
+    if origin is not None and origin not in {target, *SETTINGS_ORIGINS}:
         return f"the request came from another origin ({origin})"
     given = token.encode("utf-8")
     valid = (site_token(secret, host).encode("utf-8"), secret.encode("utf-8"))

@@ -384,3 +384,34 @@ def test_a_script_s_request_for_the_marked_url_arms_no_original(
         assert visit is not None
         assert visit.headers.get("content-security-policy", "").startswith(PLAINVIEW_CSP)
         assert page.title() != "PWNED"
+
+
+def test_the_toggle_of_a_reader_view_is_saved_from_chromium_and_a_null_origin_is_not(
+    browser: OpenBrowser, origin: OriginServer, proxy_process: ProxyProcess
+) -> None:
+    # Issue 29 (3): /toggle accepted Origin: null, which any page can send (a
+    # sandboxed frame). The reader page now sends its own origin; Chromium's real
+    # click must still be saved.
+    html = (("Content-Type", "text/html; charset=utf-8"),)
+    origin.served["/toggled/story.html"] = Resource(HOSTILE_PAGE, html)
+    url = origin.url("/toggled/story.html")
+    saved = proxy_process.config.read_bytes()
+    try:
+        with browser() as context:
+            page, _ = open_reader(context, url)
+            fields = page.eval_on_selector(
+                "form:has(input[name=mode][value=original])",
+                "f => Object.fromEntries(new FormData(f))",
+            )
+            forged = page.request.post(
+                "http://plainview.proxy/toggle", form=fields, headers={"Origin": "null"}
+            )
+            assert forged.status == 403
+            assert proxy_process.config.read_bytes() == saved
+            with page.expect_navigation():
+                page.click("text=Always original on this site")
+            assert page.url == url
+            assert page.title() == "PWNED"  # back on the page, as the original
+        assert b'host = "127.0.0.1"\nmode = "original"' in proxy_process.config.read_bytes()
+    finally:
+        proxy_process.config.write_bytes(saved)

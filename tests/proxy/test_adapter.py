@@ -208,7 +208,7 @@ def test_article_page_becomes_a_reader_view(config: Path) -> None:
         assert policy.startswith("default-src 'none'; img-src * data:; style-src 'sha256-")
         assert "form-action http://plainview.proxy https://plainview.proxy 'self'" in policy
         assert "base-uri 'none'" in policy and "frame-ancestors 'none'" in policy
-        assert headers["referrer-policy"] == "no-referrer"
+        assert headers["referrer-policy"] == "strict-origin"
         assert headers["cache-control"] == "no-store"
         assert "etag" not in headers and "content-security-policy-report-only" not in headers
         assert headers["set-cookie"] == "session=1"
@@ -804,7 +804,7 @@ def test_a_toggle_changes_the_rule_and_redirects_back(config: Path) -> None:
                 "/toggle",
                 method="POST",
                 form=fields,
-                headers=(("origin", "null"), ("sec-fetch-site", "cross-site")),
+                headers=(("origin", "https://news.example"), ("sec-fetch-site", "cross-site")),
                 scheme="https",
             )
         )

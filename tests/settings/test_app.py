@@ -174,7 +174,8 @@ def test_a_huge_form_is_refused(app: SettingsApp) -> None:
 def test_toggle_sets_the_site_rule_and_goes_back(app: SettingsApp, store: ConfigStore) -> None:
     url = "https://www.news.example/a/b?c=1"
     form = {"token": site_token(SECRET, "www.news.example"), "url": url, "mode": "original"}
-    reply = post(app, "/toggle", form, {"origin": "null", "sec-fetch-site": "cross-site"})
+    cross_site = {"origin": "https://www.news.example", "sec-fetch-site": "cross-site"}
+    reply = post(app, "/toggle", form, cross_site)
     assert (reply.status, header(reply, "location")) == (303, url)
     assert store.current().rules == (Rule("www.news.example", None, "original"),)
     form["mode"] = "reader"

@@ -84,7 +84,8 @@ URL = "https://news.example/story"
     ("token", "origin", "url", "refused"),
     [
         (site_token(SECRET, "news.example"), "https://news.example", URL, ""),
-        (site_token(SECRET, "news.example"), "null", URL, ""),
+        # Issue 29 (3): any page can send Origin: null.
+        (site_token(SECRET, "news.example"), "null", URL, "another origin"),
         (site_token(SECRET, "news.example"), None, URL, ""),
         (site_token(SECRET, "news.example"), "https://plainview.proxy", URL, ""),
         (SECRET, "http://plainview.proxy", URL, ""),

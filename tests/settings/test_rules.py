@@ -746,7 +746,8 @@ def toggle_many(app: SettingsApp, thread: int, start: threading.Barrier) -> None
     for i in range(TOGGLES_EACH):
         host = f"t{thread}-{i}.example"
         form = {"token": site_token(SECRET, host), "url": f"https://{host}/a", "mode": "original"}
-        reply = post(app, "/toggle", form, {"origin": "null", "sec-fetch-site": "cross-site"})
+        headers = {"origin": f"https://{host}", "sec-fetch-site": "cross-site"}
+        reply = post(app, "/toggle", form, headers)
         assert reply.status == 303, reply.body[:300]
 
 
@@ -1026,7 +1027,7 @@ def test_a_hostile_file_is_refused_and_the_last_good_config_stays(
     assert str(error) in shown.xpath("//section[@class='error']")[0].text_content()
     # Nothing is written over a file the user has to fix first.
     form = {"token": site_token(SECRET, "a.example"), "url": "https://a.example/", "mode": "reader"}
-    assert post(app, "/toggle", form, {"origin": "null"}).status == 409
+    assert post(app, "/toggle", form, {"origin": "https://a.example"}).status == 409
     assert store.path.read_bytes() == content
     edit_in_place(store.path, GOOD.replace('mode = "reader"', 'mode = "original"'))
     assert store.current().rules == (Rule("wiki.example", mode="original"),)
@@ -1054,7 +1055,7 @@ VALID = {
     "/rules/remove": ({"token": SECRET, "index": "0", "host": "wiki.example"}, SETTINGS_ORIGIN),
     "/toggle": (
         {"token": site_token(SECRET, "victim.example"), "url": VICTIM, "mode": "original"},
-        {"origin": "null", "sec-fetch-site": "cross-site"},
+        {"origin": "https://victim.example", "sec-fetch-site": "cross-site"},
     ),
 }
 EVIL = {"origin": "https://evil.example", "sec-fetch-site": "cross-site"}
@@ -1074,8 +1075,10 @@ FORGERIES: dict[str, tuple[dict[str, str | None], dict[str, str] | None]] = {
     "settings host on another port": ({}, {"origin": "http://plainview.proxy:8080"}),
     "look-alike origin": ({}, {"origin": "http://plainview.proxy.evil.example"}),
 }  # fmt: skip
-# Reader pages send their toggles with Origin: null (no-referrer); the settings forms never do.
-SETTINGS_ONLY = {"opaque origin (sandboxed frame)"}
+# Reader pages send their toggles with their own origin (strict-origin), as the settings
+# forms send theirs: every forgery applies to every endpoint (issue 29: Origin: null was
+# accepted by /toggle).
+SETTINGS_ONLY: set[str] = set()
 
 
 def forged_cases() -> Iterator[tuple[str, str]]:
