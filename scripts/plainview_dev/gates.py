@@ -271,6 +271,9 @@ def content_violations(root: Element) -> list[str]:
             continue
         allowed = ALLOWED_ATTRS.get(tag, frozenset()) | GLOBAL_ATTRS
         allowed |= {"rel"} if tag == "a" else set()
+        # The renderer's own: an image sends no Referer (render.pages.quiet_images).
+        quiet = tag == "img" and el.get("referrerpolicy") == "no-referrer"
+        allowed |= {"referrerpolicy"} if quiet else set()
         names = [str(name) for name in el.attrib]
         problems.extend(f"{name} attribute on <{tag}>" for name in names if name not in allowed)
         if (el.get("id") or "").startswith(READER_ID_PREFIX):

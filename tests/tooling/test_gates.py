@@ -38,7 +38,8 @@ def problems(content: str, **parts: str) -> list[str]:
 def test_a_clean_reader_page_has_no_problem() -> None:
     content = (
         '<p>Text with a <a href="https://a.example/" rel="noopener noreferrer">link</a>,'
-        ' <abbr title="x">x</abbr> and <img src="https://a.example/i.png" alt="a"></p>'
+        ' <abbr title="x">x</abbr> and <img referrerpolicy="no-referrer"'
+        ' src="https://a.example/i.png" alt="a"></p>'
         '<figure><img src="data:image/svg+xml;base64,PHN2Zz4=" alt=""></figure>'
         '<p dir="rtl" lang="ar">نص</p>'
     )
@@ -75,6 +76,8 @@ def test_a_clean_reader_page_has_no_problem() -> None:
         ('<div class="x">x</div>', "<div> in the content"),
         ('<p style="color:red">x</p>', "style attribute on <p>"),
         ('<p title="x">x</p>', "title attribute on <p>"),
+        ('<img src="x.png" referrerpolicy="unsafe-url">', "referrerpolicy attribute on <img>"),
+        ('<p referrerpolicy="no-referrer">x</p>', "referrerpolicy attribute on <p>"),
         ('<p id="pv-content">x</p>', "the reader page's own id on <p>"),
         ("<style>p{}</style>", "<style> outside the head"),
         (
