@@ -49,10 +49,16 @@ _PREMATURE_END_BYTES = re.compile(rb"</(?:body|html)" + _BYTES_SPACE + rb"*>", r
 _XML_DECLARATION_BYTES = re.compile(_BYTES_SPACE + rb"*<\?xml[^>]*>", re.IGNORECASE)
 
 
-# A start tag's name, then its attributes one by one as the HTML tokenizer reads
-# them (a value quoted or not; a quoted one may hold "<" and ">").
-_TAG_NAME = re.compile(rb"<[A-Za-z][^\s/>]*")
-_ATTRIBUTE = re.compile(rb"""[\s/]*[^\s/>][^\s/>=]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?""")
+# An attribute as the HTML tokenizer reads it (a value quoted or not; a quoted one
+# may hold "<" and ">"), possessive: each part is taken whole, never retried.
+_ATTRIBUTE_SOURCE = rb"""[\s/]*+[^\s/>][^\s/>=]*+(?:\s*+=\s*+(?:"[^"]*+"|'[^']*+'|[^\s>]*+))?+"""
+_ATTRIBUTE = re.compile(_ATTRIBUTE_SOURCE)
+# The next markup from a "<" on: a comment's start, an end tag or declaration, or
+# a start tag with its attributes (a script's or style's named apart).
+_MARKUP = re.compile(
+    rb"<(?:(?P<comment>!--)|[/!?][^>]*+>?|(?P<name>[A-Za-z][^\s/>]*+)"
+    rb"(?P<attributes>(?:" + _ATTRIBUTE_SOURCE + rb")*+)[\s/]*+>?)"
+)  # fmt: skip
 # Elements whose text is not markup: a "<" there starts no tag.
 _RAW_TEXT_END = {b"script": re.compile(rb"</script", re.I), b"style": re.compile(rb"</style", re.I)}
 
@@ -68,48 +74,47 @@ def crowded_attributes(utf8: bytes, max_attributes: int = MAX_ATTRIBUTES) -> lis
     """Return the spans of the attributes past the first `max_attributes` of each start tag,
     reading the tags as the HTML tokenizer does (comments, end tags, scripts skipped)."""
     spans: list[tuple[int, int]] = []
-    place = utf8.find(b"<")
-    while place >= 0:
-        place = _past_markup(utf8, place, max_attributes, spans)
-        place = utf8.find(b"<", place)
+    place = 0
+    while (markup := _MARKUP.search(utf8, place)) is not None:
+        place = _past_markup(utf8, markup, max_attributes, spans)
     return spans
 
 
-def _past_markup(utf8: bytes, place: int, max_attributes: int, spans: list[tuple[int, int]]) -> int:
-    """Return where the markup starting at a "<" ends; note a start tag's crowded span."""
-    after = utf8[place + 1 : place + 2]
-    if utf8.startswith(b"<!--", place):
-        end = utf8.find(b"-->", place + 4)
-        return len(utf8) if end < 0 else end + 3
-    if after in (b"/", b"!", b"?"):
-        end = utf8.find(b">", place + 1)
-        return len(utf8) if end < 0 else end + 1
-    if not after.isalpha():  # bytes: ASCII letters only
-        return place + 1
-    return _past_start_tag(utf8, place, max_attributes, spans)
-
-
-def _past_start_tag(
-    utf8: bytes, tag: int, max_attributes: int, spans: list[tuple[int, int]]
+def _past_markup(
+    utf8: bytes, markup: re.Match[bytes], max_attributes: int, spans: list[tuple[int, int]]
 ) -> int:
-    """Return where a start tag ends (after its raw text for a script or style)."""
-    name = _TAG_NAME.match(utf8, tag)
-    assert name is not None  # a "<" and a letter
-    end, count, cut = name.end(), 0, -1
-    while (attribute := _ATTRIBUTE.match(utf8, end)) is not None:
-        count += 1
-        if count == max_attributes + 1:
-            cut = end
-        end = attribute.end()
-    close = utf8.find(b">", end)
-    close = len(utf8) if close < 0 else close
-    if cut >= 0:
-        spans.append((cut, close))
-    raw_end = _RAW_TEXT_END.get(name.group()[1:].lower())
+    """Return where a piece of markup ends; note a start tag's crowded span."""
+    if markup.group("comment"):
+        end = utf8.find(b"-->", markup.end())
+        return len(utf8) if end < 0 else end + 3
+    name = markup.group("name")
+    if name is None:  # an end tag, a declaration
+        return markup.end()
+    start, end = markup.span("attributes")
+    # An attribute takes two bytes at least: only a long run may hold too many.
+    if end - start > 2 * max_attributes:
+        span = _past_cap(utf8, start, end, max_attributes)
+        if span is not None:
+            spans.append(span)
+    raw_end = _RAW_TEXT_END.get(name.lower())
     if raw_end is None:
-        return close + 1
-    found = raw_end.search(utf8, close + 1)
+        return markup.end()
+    found = raw_end.search(utf8, markup.end())
     return len(utf8) if found is None else found.start()
+
+
+def _past_cap(utf8: bytes, start: int, end: int, max_attributes: int) -> tuple[int, int] | None:
+    """Return the span from a tag's attribute past the first `max_attributes` to its ">"."""
+    place = start
+    for _ in range(max_attributes):
+        attribute = _ATTRIBUTE.match(utf8, place, end)
+        if attribute is None:  # long values, few attributes
+            return None
+        place = attribute.end()
+    if place >= end:
+        return None
+    close = utf8.find(b">", end)
+    return place, len(utf8) if close < 0 else close
 
 
 def scan_tags(
