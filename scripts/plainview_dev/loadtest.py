@@ -450,6 +450,21 @@ class Received:
     body: bytes | None = None  # kept for pages only
 
 
+# What Chromium sends to a plain-HTTP site (no Fetch Metadata): for a page in a tab,
+# for a script's fetch(), for an <img> (issue 29: the last two are no page loads).
+REQUEST_HEADERS = {
+    "page": {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"},
+    "fetch()": {"Accept": "*/*"},
+    "<img>": {"Accept": "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"},
+}
+
+
+def request_kind(serial: int) -> str:
+    """Return how the request for an HTML page is made: mostly as a page, one in ten by a
+    script's fetch() and one in ten by an <img>."""
+    return {3: "fetch()", 7: "<img>"}.get(serial % 10, "page")
+
+
 def judge(expected: Expected, received: Received) -> tuple[str, str]:
     """Return the outcome ("identical", "reader", "mismatch", "failure") and what was wrong."""
     if received.status != 200:
@@ -571,8 +586,12 @@ class Clients:
         expected = self.manifest[path]
         gate = f"g{serial}" if expected.large else ""
         url = self.origin + path + (f"?gate={gate}" if gate else "")
+        kind = request_kind(serial) if expected.html else "page"
+        if kind != "page":  # a script's or an image's request for a page: never a reader view
+            expected = replace(expected, group=f"{expected.group} by {kind}", html=False)
         try:
-            async with self.session.get(url, proxy=self.proxy) as response:
+            headers = REQUEST_HEADERS[kind]
+            async with self.session.get(url, proxy=self.proxy, headers=headers) as response:
                 outcome, problem = await self._read(response, expected, gate)
         except (aiohttp.ClientError, TimeoutError) as error:
             outcome, problem = "failure", f"{type(error).__name__}: {error}"

@@ -21,6 +21,7 @@ from plainview_dev.loadtest import (
     KIB,
     MIB,
     PLAINVIEW_CSP,
+    REQUEST_HEADERS,
     Expected,
     Item,
     LoadSettings,
@@ -41,6 +42,7 @@ from plainview_dev.loadtest import (
     pieces,
     pool_workers,
     process_memory,
+    request_kind,
     summary,
     wait_for_idle_workers,
 )
@@ -385,3 +387,12 @@ def test_waiting_for_idle_workers_ends_once_the_busy_one_is_done() -> None:
 def test_the_memory_of_a_process_tree() -> None:
     own, children = process_memory(os.getpid())
     assert own > 10 * MIB and children >= 0
+
+
+def test_one_html_request_in_five_is_made_by_a_script_or_an_image() -> None:
+    # Issue 29 (3): such requests carry no Fetch Metadata over plain HTTP and must
+    # get the page byte for byte; the rest load it as a page in a tab.
+    kinds = [request_kind(serial) for serial in range(100)]
+    assert (kinds.count("fetch()"), kinds.count("<img>"), kinds.count("page")) == (10, 10, 80)
+    assert "text/html" in REQUEST_HEADERS["page"]["Accept"]
+    assert "text/html" not in REQUEST_HEADERS["fetch()"]["Accept"]
