@@ -10,6 +10,7 @@ import urllib.request
 import zlib
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from email.message import Message
 from pathlib import Path
@@ -377,6 +378,21 @@ def test_a_broken_config_file_keeps_the_proxy_serving_and_is_shown(
     assert own_proxy.process.poll() is None
 
 
+@contextmanager
+def proxy_with(
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    *options: str,
+) -> Iterator[ProxyProcess]:
+    """Run a proxy of the test's own with mitmproxy options ("name=value"); no_proxy ignored."""
+    for variable in ("no_proxy", "NO_PROXY"):
+        monkeypatch.delenv(variable, raising=False)
+    arguments = [part for option in options for part in ("--set", option)]
+    with proxy_or_fail(tmp_path_factory.mktemp(name), *arguments) as proxy:
+        yield proxy
+
+
 def test_options_set_through_reach_the_addon(
     tmp_path_factory: pytest.TempPathFactory,
     origin_server: OriginServer,
@@ -385,11 +401,8 @@ def test_options_set_through_reach_the_addon(
     # The mode by `--set` instead of `--mode`, and a flow_detail of the user's in
     # place of the proxy's own: the listing that auto mode keeps original becomes a
     # reader view, so the addon took the mode; and it runs the one worker asked for.
-    for name in ("no_proxy", "NO_PROXY"):
-        monkeypatch.delenv(name, raising=False)
-    home = tmp_path_factory.mktemp("set-proxy")
     options = ("plainview_mode=reader", "flow_detail=1", "plainview_workers=1")
-    with proxy_or_fail(home, *(part for option in options for part in ("--set", option))) as proxy:
+    with proxy_with(tmp_path_factory, monkeypatch, "set-proxy", *options) as proxy:
         url = origin_server.url(origin_server.serve_dataset_page(LISTING_ID))
         fetched = Client(proxy).fetch(url, headers={"Sec-Fetch-Dest": "document"})
         workers = pool_workers(proxy.process.pid)
@@ -407,8 +420,6 @@ def test_pages_built_to_stall_the_parser_leave_other_reader_views_alone(
     # Issue 29 (1): libxml2's parse grows with the square of an element's
     # attributes; two loads of a 1.1 MB page with one 150,000-attribute element
     # held both workers for minutes, and every other page went out original.
-    for name in ("no_proxy", "NO_PROXY"):
-        monkeypatch.delenv(name, raising=False)
     names = b" ".join(b"a%d" % n for n in range(150_000))
     html = (("Content-Type", "text/html; charset=utf-8"),)
     for twin in ("one", "two"):
@@ -416,8 +427,7 @@ def test_pages_built_to_stall_the_parser_leave_other_reader_views_alone(
         origin_server.served[f"/stall/{twin}.html"] = Resource(page, html)
     document = {"Sec-Fetch-Dest": "document"}
     options = ("plainview_timeout=2", "plainview_workers=2")
-    home = tmp_path_factory.mktemp("stall-proxy")
-    with proxy_or_fail(home, *(part for option in options for part in ("--set", option))) as proxy:
+    with proxy_with(tmp_path_factory, monkeypatch, "stall-proxy", *options) as proxy:
         client = Client(proxy)
         client.fetch(origin_server.url("/article.html"), headers=document)  # workers warm
         with ThreadPoolExecutor(2) as loads:
@@ -479,10 +489,8 @@ def test_settings_requests_never_reach_an_upstream_proxy(
     # and logs what it gets), "//[x" made the settings app raise, a broken toggle
     # URL too, and a POST over 8 MiB was streamed on before the hook: all three
     # went upstream, the toggle's token with it.
-    for name in ("no_proxy", "NO_PROXY"):
-        monkeypatch.delenv(name, raising=False)
     upstream = f"mode=upstream:{origin_server.base}"
-    with proxy_or_fail(tmp_path_factory.mktemp("upstream-proxy"), "--set", upstream) as proxy:
+    with proxy_with(tmp_path_factory, monkeypatch, "upstream-proxy", upstream) as proxy:
         client = Client(proxy)
         broken = client.fetch("http://plainview.proxy//[x")
         toggle = client.fetch(
