@@ -147,7 +147,7 @@ class Harness:
 
     async def cycle(self, flow: http.HTTPFlow) -> http.HTTPFlow:
         """Run a flow's request and response hooks, as mitmproxy would."""
-        self.addon.request(flow)
+        await self.addon.request(flow)
         if flow.metadata.get("plainview_own"):
             return flow
         await self.addon.responseheaders(flow)
@@ -159,7 +159,7 @@ class Harness:
         flow.response = None
         self.addon.requestheaders(flow)
         if flow.response is None:  # answered from its headers alone: the body is never read
-            self.addon.request(flow)
+            await self.addon.request(flow)
         assert flow.metadata.get("plainview_own"), "the request would have gone upstream"
         await self.addon.response(flow)
         return flow
@@ -629,7 +629,7 @@ def test_show_original_redirects_to_the_clean_url_and_works_once(config: Path) -
 def test_a_marker_on_a_post_is_stripped_without_a_redirect(config: Path) -> None:
     async def body(h: Harness) -> None:
         flow = make_flow(method="POST", path="/form?plainview=original")
-        h.addon.request(flow)
+        await h.addon.request(flow)
         assert flow.request.path == "/form"
         assert not flow.metadata.get("plainview_own")
 
@@ -646,7 +646,7 @@ def test_a_marker_on_a_request_that_is_no_page_load_arms_no_pass(
     # 30 s pass that the user's next visit used.
     async def body(h: Harness) -> None:
         marked = make_flow(path="/story?plainview=original", request_headers=request_headers)
-        h.addon.request(marked)
+        await h.addon.request(marked)
         assert marked.request.path == "/story"  # the site never sees the marker
         assert not marked.metadata.get("plainview_own")
         assert is_reader(await h.cycle(make_flow()))
@@ -704,7 +704,7 @@ def test_a_page_load_is_not_revalidated_into_a_cached_original(
     async def body(h: Harness) -> None:
         conditional = (("if-none-match", '"v1"'), ("if-modified-since", "Mon, 01 Jan 2024"))
         flow = make_flow(request_headers=(*request_headers, *conditional))
-        h.addon.request(flow)
+        await h.addon.request(flow)
         left = [name for name, _ in conditional if name in flow.request.headers]
         assert left == ([] if stripped else ["if-none-match", "if-modified-since"])
 
@@ -916,7 +916,7 @@ def test_a_settings_request_with_a_body_past_the_limit_is_answered_from_its_head
             assert flow.killable is False and flow.error is not None  # killed
             return
         assert flow.response is not None and flow.response.status_code == status
-        h.addon.request(flow)  # runs once the body is in: the answer stays
+        await h.addon.request(flow)  # runs once the body is in: the answer stays
         assert flow.response.status_code == status
 
     harness(config, body)
@@ -936,9 +936,42 @@ def test_a_settings_request_the_app_fails_on_is_answered_never_forwarded(
     async def body(h: Harness) -> None:
         flow = settings_flow("/")
         with pytest.raises(RuntimeError):
-            h.addon.request(flow)
+            await h.addon.request(flow)
         assert flow.metadata.get("plainview_own")
         assert flow.response is not None and flow.response.status_code == 500
+
+    harness(config, body)
+
+
+def test_a_settings_post_is_written_off_the_event_loop(config: Path) -> None:
+    # Issue 29 (11): with ~10,000 rules one toggle held every request 1.2 s while
+    # the file was parsed and rewritten on the event loop.
+    rule = '[[rule]]\nhost = "site{}.example"\nmode = "reader"\n'
+    rules = "".join(rule.format(n) for n in range(9_000))  # the limit is 10,000
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(rules, encoding="utf-8")
+
+    async def body(h: Harness) -> None:
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0)
+                ticks += 1
+
+        form = {"token": secret_of(config), "host": "docs.example", "mode": "original"}
+        headers = (("origin", "http://plainview.proxy"), ("sec-fetch-site", "same-origin"))
+        flow = settings_flow("/rules", method="POST", form=form, headers=headers)
+        running = asyncio.ensure_future(ticker())
+        await asyncio.sleep(0)
+        ticks = 0
+        await h.ask(flow)
+        during = ticks
+        running.cancel()
+        assert flow.response is not None and flow.response.status_code == 303
+        assert ("docs.example", "original") in rules_of(config)
+        assert during > 0  # the loop went on serving while the file was written
 
     harness(config, body)
 
