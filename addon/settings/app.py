@@ -196,6 +196,8 @@ class SettingsApp:
     def settings_page(self, request: WebRequest, notice: str = "", status: int = 200) -> WebReply:
         """Show defaults, rules, the config error if any, and the recent pages."""
         config = self.store.current()
+        query = parse_qs(request.path.partition("?")[2])
+        rules = rule_page(rule_views(config.rules), query.get("rules", ["1"])[0])
         page = render_settings_page(
             self.style(),
             error=self.store.error,
@@ -211,7 +213,8 @@ class SettingsApp:
                 "width_min": WIDTHS.start,
                 "width_max": WIDTHS.stop - 1,
             },
-            rules=rule_views(config.rules),
+            rules=rules.views,
+            rule_pages=rules,
             recent=self.recent.newest(),
             token=self.secret,
         )
@@ -316,6 +319,26 @@ class SettingsApp:
         except ConfigWriteError as error:
             return self.message(409, "Not saved", str(error), back_url=url)
         return redirect(url)
+
+
+# Rules the settings page lists at once: 10,000 made a 13 MB page.
+RULES_PER_PAGE = 100
+
+
+@dataclass(frozen=True, slots=True)
+class RulePage:
+    """One page of the rules table: its rules, and its number among how many."""
+
+    views: list[RuleView]
+    number: int
+    count: int
+
+
+def rule_page(views: list[RuleView], asked: str, *, size: int = RULES_PER_PAGE) -> RulePage:
+    """Return the asked page of the rules (1 when not a number, the last past the end)."""
+    count = max(1, -(-len(views) // size))
+    number = min(max(int(asked), 1), count) if asked.isascii() and asked.isdigit() else 1
+    return RulePage(views[(number - 1) * size : number * size], number, count)
 
 
 def rule_views(rules: Sequence[Rule]) -> list[RuleView]:

@@ -231,3 +231,27 @@ def test_a_path_that_reads_as_a_broken_host_is_answered(app: SettingsApp, path: 
 def test_a_toggle_for_a_broken_url_is_refused(app: SettingsApp, url: str) -> None:
     form = {"token": SECRET, "url": url, "mode": "original"}
     assert post(app, "/toggle", form, {"origin": "null"}).status in (400, 403)
+
+
+def test_the_settings_page_lists_the_rules_a_page_at_a_time(
+    app: SettingsApp, store: ConfigStore
+) -> None:
+    # Issue 29 (11): with 10,000 rules the settings page was 13 MB, rendered on
+    # the event loop while every request waited.
+    text = "".join(f'[[rule]]\nhost = "s{n}.example"\nmode = "reader"\n' for n in range(250))
+    store.path.write_text(text, encoding="utf-8")
+
+    def rows(path: str) -> tuple[list[str], list[str]]:
+        shown = page(get(app, path))
+        hosts = shown.xpath("//table//tbody/tr/th/text()")
+        return hosts, shown.xpath("//nav[@aria-label='Site rules']//a/@href")
+
+    first, links = rows("/")
+    assert (len(first), first[0], first[-1]) == (100, "s0.example", "s99.example")
+    assert links == ["/?rules=2"]
+    last, links = rows("/?rules=3")
+    assert (len(last), last[-1], links) == (50, "s249.example", ["/?rules=2"])
+    assert rows("/?rules=99")[0] == last  # past the end: the last page
+    assert rows("/?rules=x")[0] == first
+    # A rule's remove form still names it by its place in the whole file.
+    assert page(get(app, "/?rules=3")).xpath("//input[@name='index']/@value")[0] == "200"
