@@ -665,16 +665,23 @@ def _break_around(el: Element, hidden: set[Element]) -> None:
 
 def _follows_text(el: Element, hidden: set[Element]) -> bool:
     """Tell whether text runs up to an element: its line does not start with it."""
-    node = el.getprevious()
+    # Up through the inline elements it starts ("Written By" in one span, the
+    # author's name in a div inside the next span), to the block that holds them.
+    node: Element | None = el
     while node is not None:
-        if (node.tail or "").strip():
-            return True
-        ends = _ends_in_text(node, hidden)
-        if ends is not None:
-            return ends
-        node = node.getprevious()
-    parent = el.getparent()
-    return parent is not None and bool((parent.text or "").strip())
+        previous = node.getprevious()
+        while previous is not None:
+            if (previous.tail or "").strip():
+                return True
+            ends = _ends_in_text(previous, hidden)
+            if ends is not None:
+                return ends
+            previous = previous.getprevious()
+        parent = node.getparent()
+        if parent is None or (parent.text or "").strip():
+            return parent is not None
+        node = parent if _box(parent, hidden) == "inline" else None
+    return False
 
 
 def _ends_in_text(
@@ -723,7 +730,8 @@ def _box(el: Element, hidden: set[Element]) -> str:
     tag = el.tag
     if not isinstance(tag, str) or tag in REMOVE_TAGS or tag == REMOVE or el in hidden:
         return "none"
-    if tag == "p" or (tag in BLOCKISH_TAGS and ROLES.get(tag) != "layout"):
+    # A br ends its line as a block does: no second break is needed beside it.
+    if tag in ("p", "br") or (tag in BLOCKISH_TAGS and ROLES.get(tag) != "layout"):
         return "block"
     return "inline"
 

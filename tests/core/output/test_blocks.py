@@ -212,6 +212,17 @@ def test_layout_divs_inside_a_heading_are_unwrapped_with_a_space() -> None:
     assert block.text == "Big News"
 
 
+def test_a_layout_div_deep_in_inline_elements_starts_a_line_of_its_own() -> None:
+    # wcxb-dev 4497: "Written By" then, in the next span, the name in a div: read
+    # "Written ByJohn Goreham".
+    (block,) = _blocks(
+        "<body><ul><li><span>Written By</span><span><span><div><span>John Goreham</span>"
+        "<div><img src='/j.jpg' alt='Photo of John Goreham'></div></div></span></span>"
+        "</li></ul></body>"
+    )
+    assert block.text.startswith("Written By\nJohn Goreham")
+
+
 def test_a_dropped_block_between_two_runs_of_text_keeps_them_apart() -> None:
     # wcxb-dev 0256: "written by" + a dropped author link's div + "Chief Business
     # Editor" read "written byChief".
