@@ -101,14 +101,24 @@ WORKER_MODULE = run_job.__module__
 OptionsError: type[Exception] = exceptions.OptionsError
 
 
+def default_workers() -> int:
+    """Return how many workers a pool of size 0 runs: one fewer than the cores, at least one."""
+    # With a worker per core, small requests waited behind the reader views far
+    # longer than behind mitmproxy's own relaying (2 cores: +140% p95 against
+    # +88% at the same page rate); with one core left to the event loop, +101%
+    # against +83%. The cost: a fifth fewer pages a second under heavy load
+    # (docs/performance.md, "One worker instead of two").
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
 def default_pool(workers: int = 0) -> PipePool:
-    """Return `workers` processes fed through pipes (0: one per core).
+    """Return `workers` processes fed through pipes (0: `default_workers`).
 
     Workers never fork the threaded proxy process: where available, a fork
     server that has imported only the worker's modules forks them (fast to
     start), else each is spawned afresh.
     """
-    workers = workers or os.cpu_count() or 1
+    workers = workers or default_workers()
     if "forkserver" in multiprocessing.get_all_start_methods():
         forkserver = multiprocessing.get_context("forkserver")
         forkserver.set_forkserver_preload([WORKER_MODULE])
@@ -131,7 +141,7 @@ class Limits:
     max_bytes: int = DEFAULT_MAX_BYTES
     timeout: float = float(DEFAULT_TIMEOUT)
     mode: str = ""  # overrides the config file's default mode when set
-    workers: int = 0  # worker processes; 0: one per core
+    workers: int = 0  # worker processes; 0: one fewer than the cores, at least one
 
 
 def media_type(headers: http.Headers) -> str:
@@ -324,7 +334,7 @@ def web_request(flow: http.HTTPFlow) -> WebRequest:
 
 # A pool of workers: the default pipe-fed processes, or any executor (tests use threads).
 Pool = PipePool | Executor
-# Makes a pool of that many workers (0: one per core).
+# Makes a pool of that many workers (0: default_workers()).
 PoolFactory = Callable[[int], Pool]
 
 
@@ -343,7 +353,7 @@ class WorkerPool:
         return self._pool
 
     def resize(self, size: int) -> None:
-        """Use `size` workers from the next page on (0: one per core)."""
+        """Use `size` workers from the next page on (0: default_workers())."""
         if size != self.size:
             self.size = size
             self.shutdown()  # pages running in the old workers go out as the original
@@ -354,7 +364,7 @@ class WorkerPool:
         if isinstance(pool, PipePool):
             await pool.start()
             return
-        for _ in range(self.size or os.cpu_count() or 1):
+        for _ in range(self.size or default_workers()):
             pool.submit(warm_up).add_done_callback(_report_warm_up)
 
     async def run(self, transform: Transform, job: PageJob, timeout: float) -> PageOutcome:
@@ -439,7 +449,8 @@ class Plainview:
         )  # fmt: skip
         loader.add_option(
             "plainview_workers", int, 0,
-            "Worker processes that build reader views; 0: one per core.",
+            "Worker processes that build reader views; 0: one fewer than the CPU cores, "
+            "at least one.",
         )  # fmt: skip
 
     def configure(self, updated: set[str]) -> None:
@@ -748,7 +759,7 @@ def _check_max_bytes(value: int) -> int:
 
 
 def _check_workers(value: int) -> int:
-    """Validate plainview_workers (0: one per core)."""
+    """Validate plainview_workers (0: one fewer than the cores, at least one)."""
     # Each worker holds 70-110 MiB once it has seen large pages (docs/performance.md).
     if not 0 <= value <= MAX_WORKERS:
         raise OptionsError(f"plainview_workers must be from 0 to {MAX_WORKERS}, not {value}")
