@@ -219,10 +219,14 @@ def run_proxy(home: Path, *extra: str) -> Iterator[ProxyProcess]:
     # workers still starting on a busy machine.
     own_budget = any(part.startswith("plainview_timeout=") for part in extra)
     budget = () if own_budget else ("--set", f"plainview_timeout={PAGE_BUDGET}")
+    # A worker per core unless the test asks otherwise: the suite loads hundreds
+    # of pages, which the default (one core left to the proxy) serves at half speed.
+    own_workers = any(part.startswith("plainview_workers=") for part in extra)
+    workers = () if own_workers else ("--set", f"plainview_workers={os.cpu_count() or 1}")
     command = [
         sys.executable, "-m", "addon.cli.main", "proxy",
         "--listen-port", str(port), "--config", str(config), "--set", f"confdir={confdir}",
-        *budget, *extra,
+        *budget, *workers, *extra,
     ]  # fmt: skip
     # The proxy itself must connect to the origin directly.
     env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy")}
