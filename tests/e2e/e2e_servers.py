@@ -87,6 +87,16 @@ class OriginServer:
     base: str
     served: dict[str, Resource]
     paths: list[str] = field(default_factory=list)
+    # Notified each time a response has been written in full.
+    sent: threading.Condition = field(default_factory=threading.Condition)
+    sent_paths: list[str] = field(default_factory=list)
+
+    def wait_until_sent(self, paths: list[str], timeout: float = 60.0) -> bool:
+        """Wait until the origin has written its whole response to each path; say if it did."""
+        with self.sent:
+            return self.sent.wait_for(
+                lambda: all(path in self.sent_paths for path in paths), timeout
+            )
 
     def url(self, path: str) -> str:
         """Return the absolute URL of a path on this origin."""
@@ -117,6 +127,10 @@ def _handler(origin: OriginServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(resource.body)))
             self.end_headers()
             self.wfile.write(resource.body)
+            self.wfile.flush()
+            with origin.sent:
+                origin.sent_paths.append(self.path)
+                origin.sent.notify_all()
 
         def log_message(self, format: str, *args: object) -> None:
             """Keep the test output quiet."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import os
 import ssl
-import time
 import urllib.error
 import urllib.request
 import zlib
@@ -432,9 +431,11 @@ def test_pages_built_to_stall_the_parser_leave_other_reader_views_alone(
         client = Client(proxy)
         client.fetch(origin_server.url("/article.html"), headers=document)  # workers warm
         with ThreadPoolExecutor(2) as loads:
-            urls = [origin_server.url(f"/stall/{twin}.html") for twin in ("one", "two")]
+            paths = [f"/stall/{twin}.html" for twin in ("one", "two")]
+            urls = [origin_server.url(path) for path in paths]
             stalls = [loads.submit(client.fetch, url, headers=document) for url in urls]
-            time.sleep(0.5)  # both pages in the workers
+            # Both pages are in the proxy, on their way to the workers.
+            assert origin_server.wait_until_sent(paths)
             fetched = client.fetch(origin_server.url("/article.html"), headers=document)
             answered = [stall.result().status for stall in stalls]
     assert answered == [200, 200]

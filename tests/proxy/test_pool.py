@@ -7,7 +7,6 @@ import multiprocessing
 import os
 import pickle
 import signal
-import time
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -179,33 +178,39 @@ def test_a_job_given_up_on_keeps_its_worker_until_it_ends(tmp_path: Path) -> Non
     assert with_pool(body) == (True, "next")
 
 
-def stall(seconds: float) -> None:
-    """Sleep in one C call, as libxml2 parsing a hostile page does: no signal ends it."""
+def stall(_: object) -> None:
+    """Block in one C call for good, as libxml2 parsing a hostile page does: no signal
+    ends it, no time limit either; only a kill."""
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGINT})
-    time.sleep(seconds)
+    never_written, _kept_open = os.pipe()
+    os.read(never_written, 1)
 
 
 def test_a_job_past_its_kill_time_ends_its_worker_and_the_next_job_runs_at_once() -> None:
     # Issue 29 (1): a parse that never returns to Python held its worker for
     # minutes; the pool only stopped waiting. Now the worker is killed and replaced.
-    async def body(pool: PipePool) -> tuple[float, int, int]:
+    # The stalled job never ends by itself: only the kill lets the test go on
+    # (with_pool fails it after WAIT_SECONDS otherwise).
+    async def body(pool: PipePool) -> tuple[int, int]:
         stalled = await pool.run(pid_of_worker, None)
-        started = time.monotonic()
         with pytest.raises(BrokenProcessPool):
-            await pool.run(stall, 300.0, kill_after=0.2)
-        fresh = await pool.run(pid_of_worker, None)
-        return time.monotonic() - started, stalled, fresh
+            await pool.run(stall, None, kill_after=0.2)
+        return stalled, await pool.run(pid_of_worker, None)
 
-    waited, stalled, fresh = with_pool(body)
-    assert waited < 60  # the stalled job would hold the only worker for 300 s
+    stalled, fresh = with_pool(body)
     assert fresh != stalled
 
 
 def test_a_job_done_before_its_kill_time_keeps_its_worker() -> None:
+    # The kill checks the reply it was armed for: once that reply is in, a kill
+    # that comes late (its timer not yet cancelled) ends nothing.
     async def body(pool: PipePool) -> tuple[int, str, int]:
-        first = await pool.run(pid_of_worker, None, kill_after=5.0)
-        reply = await pool.run(echo, "fine", kill_after=0.5)
-        await asyncio.sleep(0.8)  # past the kill time of the job that ended
+        first = await pool.run(pid_of_worker, None, kill_after=60.0)
+        reply = await pool.run(echo, "fine", kill_after=60.0)
+        (worker,) = pool.workers()
+        answered = asyncio.get_running_loop().create_future()
+        answered.set_result(b"")
+        worker.kill(answered)  # what a late timer would do
         return first, reply, await pool.run(pid_of_worker, None)
 
     first, reply, later = with_pool(body)
