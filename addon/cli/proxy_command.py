@@ -23,6 +23,7 @@ ADDON_OPTIONS: dict[str, type] = {
     "plainview_mode": str,
     "plainview_max_bytes": int,
     "plainview_timeout": str,
+    "plainview_buffer_timeout": str,
     "plainview_workers": int,
 }
 # The addon's options that a flag of `plainview proxy` sets too.

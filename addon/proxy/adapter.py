@@ -12,16 +12,22 @@ import logging
 import math
 import multiprocessing
 import os
+import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from mitmproxy import connection, ctx, exceptions, http
 from mitmproxy.addonmanager import Loader
+from mitmproxy.proxy import events
+from mitmproxy.proxy.layers.http import HttpStream
+from mitmproxy.proxy.layers.http._events import ResponseData, ResponseProtocolError
+from mitmproxy.proxy.layers.http._http1 import Http1Client
 from mitmproxy.proxy.server_hooks import ServerConnectionHookData
 
 from addon.core import params_for
@@ -58,6 +64,9 @@ log = logging.getLogger(__name__)
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024
 DEFAULT_TIMEOUT = "2.0"
+# A page still arriving this long after its headers streams on as the original:
+# a live log or a streamed answer reaches the client instead of waiting blank.
+DEFAULT_BUFFER_TIMEOUT = "5.0"
 # A job's own budget (a timer signal) ends it at the timeout when it runs Python;
 # one still running this much later is stuck in a C call and its worker is killed.
 KILL_GRACE = 0.25
@@ -66,6 +75,8 @@ MAX_WORKERS = 64
 OWN_PAGE = "plainview_own"
 SHOW_ORIGINAL = "plainview_show_original"
 DECISION = "plainview_decision"
+# When a page held to become a reader view stops being held (time.monotonic()).
+BUFFER_UNTIL = "plainview_buffer_until"
 # The site's settings, looked up once per flow.
 SETTINGS = "plainview_settings"
 READER_FORM_ACTION = " ".join([*sorted(SETTINGS_ORIGINS), "'self'"])
@@ -140,6 +151,7 @@ class Limits:
 
     max_bytes: int = DEFAULT_MAX_BYTES
     timeout: float = float(DEFAULT_TIMEOUT)
+    buffer_timeout: float = float(DEFAULT_BUFFER_TIMEOUT)
     mode: str = ""  # overrides the config file's default mode when set
     workers: int = 0  # worker processes; 0: one fewer than the cores, at least one
 
@@ -430,7 +442,8 @@ class Plainview:
     # -- options ---------------------------------------------------------------------
 
     def load(self, loader: Loader) -> None:
-        """Declare Plainview's options."""
+        """Declare Plainview's options; close the gaps of mitmproxy's HTTP layer."""
+        close_http_gaps()
         loader.add_option(
             "plainview_config", str, "",
             "Site settings file (TOML); empty: the user config directory's.",
@@ -448,6 +461,11 @@ class Plainview:
             "Seconds one page may take to become a reader view; past it the original goes out.",
         )  # fmt: skip
         loader.add_option(
+            "plainview_buffer_timeout", str, DEFAULT_BUFFER_TIMEOUT,
+            "Seconds a page may take to arrive whole; one still arriving then streams on "
+            "as the original.",
+        )  # fmt: skip
+        loader.add_option(
             "plainview_workers", int, 0,
             "Worker processes that build reader views; 0: one fewer than the CPU cores, "
             "at least one.",
@@ -458,7 +476,10 @@ class Plainview:
         options = ctx.options
         self.limits = Limits(
             max_bytes=_check_max_bytes(options.plainview_max_bytes),
-            timeout=_check_timeout(options.plainview_timeout),
+            timeout=_check_seconds("plainview_timeout", options.plainview_timeout),
+            buffer_timeout=_check_seconds(
+                "plainview_buffer_timeout", options.plainview_buffer_timeout
+            ),
             mode=_check_mode(options.plainview_mode),
             workers=_check_workers(options.plainview_workers),
         )
@@ -611,7 +632,9 @@ class Plainview:
             return  # a protocol switch has no body to buffer
         decision = await self._decide(flow)
         flow.metadata[DECISION] = decision  # None: the page may be transformed
-        if decision is not None:
+        if decision is None:
+            flow.metadata[BUFFER_UNTIL] = time.monotonic() + self.limits.buffer_timeout
+        else:
             flow.response.stream = True
             if decision.action == "original" and is_page_load(flow):
                 keep_out_of_cache(flow.response)  # before the streamed headers go out
@@ -671,6 +694,12 @@ class Plainview:
         apply_reader_view(response, outcome)
         response.headers["server-timing"] = server_timing(ms, outcome.worker_ms)
         self._record(flow, "reader", outcome.reason, ms, outcome)
+
+    def error(self, flow: http.HTTPFlow) -> None:
+        """Record a page load that went out as it came before its origin broke it off."""
+        decision = flow.metadata.get(DECISION)
+        if isinstance(decision, Decision) and is_page_load(flow):
+            self._record(flow, decision.action, decision.reason, 0.0)
 
     async def _transform(self, flow: http.HTTPFlow) -> PageOutcome:
         """Build the job and run it in the pool; any failure becomes a refusal."""
@@ -766,12 +795,112 @@ def _check_workers(value: int) -> int:
     return value
 
 
-def _check_timeout(value: str) -> float:
-    """Validate plainview_timeout (seconds, a number above 0)."""
+def _check_seconds(name: str, value: str) -> float:
+    """Validate a number of seconds above 0 (plainview_timeout, plainview_buffer_timeout)."""
     try:
         seconds = float(value)
     except ValueError:
         seconds = math.nan
     if not (math.isfinite(seconds) and seconds > 0):
-        raise OptionsError(f"plainview_timeout must be a number of seconds above 0, not {value!r}")
+        raise OptionsError(f"{name} must be a number of seconds above 0, not {value!r}")
     return seconds
+
+
+# -- mitmproxy's HTTP layer -------------------------------------------------------------
+# Three things mitmproxy's HTTP layer (11.0 to 12.2) does to a response that no
+# hook can undo. Each is closed by wrapping the one layer method where it
+# happens; the wrappers leave every other flow to the method they wrap.
+# - A 1xx head before an HTTP/1 response (103 Early Hints, which Node's
+#   writeEarlyHints sends) is taken for the final response: the client gets the
+#   103 and the real response is dropped (mitmproxy/mitmproxy#2229). Dropped
+#   here, as mitmproxy's own HTTP/2 layer drops them.
+# - A buffered body has no time limit: a page that streams for minutes (a live
+#   log, a chat) reaches the client only at its end. A page still arriving past
+#   BUFFER_UNTIL goes on streaming as the original, with all it held so far.
+# - A buffered body the origin breaks off (shorter than its Content-Length)
+#   becomes a 502 and what arrived is lost; streamed, it would have been relayed.
+#   A held page is relayed as far as it came, as the original.
+HttpEvents = Generator[Any, Any, None]
+# One or more complete 1xx heads (not 101, which switches protocols) at the start of
+# a response: status line, header lines, blank line.
+_INFORMATIONAL = re.compile(rb"HTTP/1\.[01] 1(?!01)\d\d[^\n]*\n(?:[^\r\n][^\n]*\n)*\r?\n")
+
+
+def informational_length(data: bytes) -> int:
+    """Return how many leading bytes of a response are complete 1xx heads (not 101)."""
+    end = 0
+    while (head := _INFORMATIONAL.match(data, end)) is not None:
+        end = head.end()
+    return end
+
+
+def close_http_gaps() -> None:
+    """Wrap the three layer methods, once per process."""
+    if getattr(HttpStream, "plainview_wrapped", False):
+        return
+    HttpStream.plainview_wrapped = True  # type: ignore[attr-defined]
+    Http1Client.read_headers = _skipping_informational(Http1Client.read_headers)  # type: ignore[method-assign]
+    HttpStream.state_consume_response_body = _streaming_when_overdue(  # type: ignore[method-assign]
+        HttpStream.state_consume_response_body
+    )
+    HttpStream.handle_protocol_error = _relaying_what_came(HttpStream.handle_protocol_error)  # type: ignore[method-assign]
+
+
+def _skipping_informational(read_headers: Callable[..., HttpEvents]) -> Callable[..., HttpEvents]:
+    """Wrap Http1Client.read_headers: drop 1xx heads before the response's own."""
+
+    def wrapped(self: Http1Client, event: events.Event) -> HttpEvents:
+        if isinstance(event, events.DataReceived) and self.request is not None:
+            skipped = informational_length(bytes(self.buf))
+            if skipped:
+                self.buf.maybe_extract_at_most(skipped)
+                log.debug("plainview: dropped a 1xx head from %s", self.request.host)
+        yield from read_headers(self, event)
+
+    return wrapped
+
+
+def _streaming_when_overdue(consume: Callable[..., HttpEvents]) -> Callable[..., HttpEvents]:
+    """Wrap HttpStream.state_consume_response_body: a held page past its time streams on."""
+
+    def wrapped(self: HttpStream, event: events.Event) -> HttpEvents:
+        until = self.flow.metadata.get(BUFFER_UNTIL)
+        if isinstance(event, ResponseData) and until is not None and time.monotonic() > until:
+            reason = "still arriving at the buffer deadline: streamed on as it came"
+            yield from _stream_as_original(self, event.data, reason)
+            return
+        yield from consume(self, event)
+
+    return wrapped
+
+
+def _relaying_what_came(handle: Callable[..., HttpEvents]) -> Callable[..., HttpEvents]:
+    """Wrap HttpStream.handle_protocol_error: a held page broken off goes out as it came."""
+
+    def wrapped(self: HttpStream, event: events.Event) -> HttpEvents:
+        held = (
+            BUFFER_UNTIL in self.flow.metadata
+            and self.server_state == self.state_consume_response_body
+        )
+        if isinstance(event, ResponseProtocolError) and held:
+            reason = f"the origin broke the page off ({event.message}): relayed as it came"
+            yield from _stream_as_original(self, b"", reason)
+        yield from handle(self, event)
+
+    return wrapped
+
+
+def _stream_as_original(stream: HttpStream, data: bytes, reason: str) -> HttpEvents:
+    """Send a held page's headers now, then what it held and `data`, and stream the rest."""
+    # What mitmproxy itself does when a body passes stream_large_bodies.
+    flow = stream.flow
+    assert flow.response is not None
+    del flow.metadata[BUFFER_UNTIL]
+    flow.metadata[DECISION] = Decision("original", reason)
+    keep_out_of_cache(flow.response)
+    flow.response.stream = True
+    held = bytes(stream.response_body_buf) + data
+    stream.response_body_buf.clear()  # type: ignore[no-untyped-call]  # mitmproxy leaves it untyped
+    yield from stream.start_response_stream()
+    if held:
+        yield from stream.handle_event(ResponseData(stream.stream_id, held))

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
+import socket
 import subprocess
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email.message import Message
@@ -293,3 +295,55 @@ def add_rule(proxy: ProxyProcess, path: str, mode: str) -> None:
     with opener.open(request, timeout=30) as response:  # follows the 303 to the settings page
         assert response.status == 200
         assert path.encode() in response.read()
+
+
+# Writes one raw answer to the connection it is given: 1xx heads, trickled
+# chunks, bodies shorter than their Content-Length.
+Script = Callable[[socket.socket], None]
+
+
+@contextmanager
+def serve_scripts(scripts: dict[str, Script]) -> Iterator[str]:
+    """Answer each path by its script over raw TCP on 127.0.0.1; yield the base URL."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    answering: list[threading.Thread] = []
+
+    def answer(conn: socket.socket) -> None:
+        with conn:
+            head = b""
+            while b"\r\n\r\n" not in head:
+                piece = conn.recv(65536)
+                if not piece:
+                    return
+                head += piece
+            path = head.split(b" ", 2)[1].decode("latin-1")
+            script = scripts.get(path.split("?", 1)[0])
+            if script is not None:
+                with contextlib.suppress(OSError):  # the proxy may close first
+                    script(conn)
+
+    def accept() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:  # closed: the block ended
+                return
+            thread = threading.Thread(target=answer, args=(conn,), daemon=True)
+            answering.append(thread)
+            thread.start()
+
+    acceptor = threading.Thread(target=accept, daemon=True)
+    acceptor.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        listener.shutdown(socket.SHUT_RDWR)
+        listener.close()
+        acceptor.join()
+        for thread in answering:
+            thread.join()
+
+
+def chunk(data: bytes) -> bytes:
+    """Return data as one chunk of a chunked body."""
+    return b"%x\r\n%s\r\n" % (len(data), data)

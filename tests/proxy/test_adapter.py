@@ -30,7 +30,13 @@ from addon.cli import proxy_command
 from addon.core.result import Article, Block
 from addon.job.content_encoding import decode_body
 from addon.job.reader_job import WORKER_NICENESS, PageJob, PageOutcome, outcome_for
-from addon.proxy.adapter import Plainview, PoolFactory, default_pool, server_timing
+from addon.proxy.adapter import (
+    Plainview,
+    PoolFactory,
+    default_pool,
+    informational_length,
+    server_timing,
+)
 from addon.settings.guard import site_token
 from addon.settings.rules import SiteConfig
 
@@ -1080,6 +1086,8 @@ def test_the_default_pool_has_as_many_workers_as_asked() -> None:
         ("plainview_timeout", "0", "plainview_timeout must be a number of seconds"),
         ("plainview_timeout", "nan", "plainview_timeout must be a number of seconds"),
         ("plainview_timeout", "inf", "plainview_timeout must be a number of seconds"),
+        ("plainview_buffer_timeout", "-1", "plainview_buffer_timeout must be a number of seconds"),
+        ("plainview_buffer_timeout", "", "plainview_buffer_timeout must be a number of seconds"),
         ("plainview_workers", -1, "plainview_workers must be from 0 to 64, not -1"),
         ("plainview_workers", 65, "plainview_workers must be from 0 to 64, not 65"),
     ],
@@ -1113,6 +1121,7 @@ def test_options_are_declared_with_their_defaults(config: Path) -> None:
         assert options.plainview_max_bytes == 8 * 1024 * 1024
         assert options.plainview_timeout == "2.0"
         assert h.addon.limits.timeout == 2.0
+        assert h.addon.limits.buffer_timeout == 5.0
         assert options.plainview_workers == 0 and h.addon.pool.size == 0
         # `plainview proxy` checks the names given to --set against this list.
         names: set[str] = options.keys()  # an OptManager is not iterable
@@ -1166,3 +1175,21 @@ def test_jobs_carry_the_time_budget_as_a_deadline(config: Path) -> None:
         assert before + 2.0 <= jobs[0].deadline <= time.time() + 2.0
 
     harness(config, body, transform=recording, plainview_timeout="2")
+
+
+# -- mitmproxy's HTTP layer ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "length"),
+    [
+        (b"HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\nHTTP/1.1 200 OK\r\n", 57),
+        # Two heads, and one with bare line ends.
+        (b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early\nLink: <x>\n\nHTTP/1.1 200", 55),
+        (b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n", 0),
+        (b"HTTP/1.1 200 OK\r\n\r\n", 0),
+        (b"HTTP/1.1 103 Early Hints\r\nLink: </a.css>", 0),  # not all in yet
+    ],
+)
+def test_only_complete_informational_heads_are_dropped(data: bytes, length: int) -> None:
+    assert informational_length(data) == length
