@@ -80,6 +80,7 @@ class Item:
     encoding: str = ""
     chunked: bool = False
     trickle: float = 0.0  # seconds the body is spread over
+    early_hints: bool = False  # a 103 Early Hints head goes before the response
 
     @property
     def family(self) -> str:
@@ -170,8 +171,13 @@ PAGE_VARIANTS = (
     ("html/br", "br", False, 0.0),
     ("html/zstd-chunked", "zstd", True, 0.0),
     ("html/chunked", "", True, 0.0),
+    ("html/early-hints", "", False, 0.0),  # after a 103 head
     ("slow/html", "", False, 1.5),
 )
+# A page still arriving at the proxy's buffer deadline (plainview_buffer_timeout, 5 s
+# by default) must come through as the original, streamed, not held for a reader view.
+STREAMED_GROUP = "slow/html-streaming"
+STREAMED_SECONDS = 7.0
 
 
 def page_items(pages: Sequence[bytes]) -> list[Item]:
@@ -180,7 +186,9 @@ def page_items(pages: Sequence[bytes]) -> list[Item]:
     for number, page in enumerate(pages):
         group, coding, chunked, trickle = PAGE_VARIANTS[number % len(PAGE_VARIANTS)]
         path = f"/pages/{number:04d}.html"
-        items.append(Item(path, group, HTML, encode(page, coding), coding, chunked, trickle))
+        body = encode(page, coding)
+        hints = group == "html/early-hints"
+        items.append(Item(path, group, HTML, body, coding, chunked, trickle, early_hints=hints))
     return items
 
 
@@ -210,6 +218,14 @@ def small_items(seed: int) -> list[Item]:
         Item("/bin/gzip-chunked.json", "binary/gzip-chunked", JSON, many, "gzip", chunked=True),
         Item("/slow/image.png", "slow/image", "image/png", noise(seed + 7, 300 * KIB), trickle=1.5),
         Item("/slow/data.json", "slow/json-chunked", JSON, data, chunked=True, trickle=1.0),
+        Item(
+            "/slow/live.html",
+            STREAMED_GROUP,
+            HTML,
+            article_page(64 * KIB),
+            chunked=True,
+            trickle=STREAMED_SECONDS,
+        ),
     ]
     return items
 
@@ -255,6 +271,11 @@ def pieces(size: int, cut: int | None, count: int | None) -> list[tuple[int, int
         bounds.add(cut)
     ordered = sorted(bounds)
     return list(itertools.pairwise(ordered))
+
+
+EARLY_HINTS = (
+    b"HTTP/1.1 103 Early Hints\r\nLink: </asset/identity.css>; rel=preload; as=style\r\n\r\n"
+)
 
 
 class Origin:
@@ -307,6 +328,9 @@ class Origin:
         if item.encoding:
             headers["Content-Encoding"] = item.encoding
         gate = request.query.get("gate")
+        if item.early_hints and request.transport is not None and request.version >= (1, 1):
+            # What Node's writeEarlyHints() sends: a 1xx head, then the response.
+            request.transport.write(EARLY_HINTS)
         if not (item.chunked or item.trickle or gate):
             return web.Response(body=item.body, headers=headers)
         response = web.StreamResponse(headers=headers)
@@ -472,6 +496,8 @@ def judge(expected: Expected, received: Received) -> tuple[str, str]:
     if received.sha256 == expected.sha256 and received.size == expected.size:
         return "identical", ""
     if expected.html and is_reader_view(received.policy, received.body):
+        if expected.group == STREAMED_GROUP:
+            return "mismatch", "a reader view: held past the buffer deadline, not streamed"
         return "reader", ""
     got = f"{received.size} bytes, sha256 {received.sha256[:16]}"
     return (

@@ -22,6 +22,7 @@ from plainview_dev.loadtest import (
     MIB,
     PLAINVIEW_CSP,
     REQUEST_HEADERS,
+    STREAMED_GROUP,
     Expected,
     Item,
     LoadSettings,
@@ -99,12 +100,13 @@ def test_pieces_cover_the_body_once_and_stop_at_the_cut() -> None:
 
 
 def test_dataset_pages_take_each_variant_in_turn() -> None:
-    items = page_items([article_page(4 * KIB, seed) for seed in range(7)])
+    items = page_items([article_page(4 * KIB, seed) for seed in range(8)])
     assert [item.group for item in items] == [
         "html/identity", "html/gzip", "html/br", "html/zstd-chunked",
-        "html/chunked", "slow/html", "html/identity",
+        "html/chunked", "html/early-hints", "slow/html", "html/identity",
     ]  # fmt: skip
-    for item, seed in zip(items, range(7), strict=True):
+    assert [item.early_hints for item in items] == [False] * 5 + [True] + [False] * 2
+    for item, seed in zip(items, range(8), strict=True):
         decoded = decode_body(item.body, item.encoding, max_bytes=MIB).body
         assert decoded == article_page(4 * KIB, seed)
         assert item.html and item.family in ("html", "slow")
@@ -138,6 +140,7 @@ def test_the_plan_has_the_large_downloads_and_a_weighted_mix() -> None:
 
 PAGE = Expected(sha(b"<p>page</p>"), 11, "html/identity", True)
 IMAGE = Expected(sha(b"png"), 3, "image/png", False)
+STREAMED = Expected(sha(b"<p>live</p>"), 11, STREAMED_GROUP, True)
 
 
 @pytest.mark.parametrize(
@@ -146,6 +149,9 @@ IMAGE = Expected(sha(b"png"), 3, "image/png", False)
         (IMAGE, Received(200, sha(b"png"), 3), "identical"),
         (PAGE, Received(200, sha(b"<p>page</p>"), 11), "identical"),
         (PAGE, Received(200, sha(READER), len(READER), PLAINVIEW_CSP + "x'", READER), "reader"),
+        # A page still arriving at the buffer deadline must stream on as the original.
+        (STREAMED, Received(200, sha(b"<p>live</p>"), 11), "identical"),
+        (STREAMED, Received(200, "0", 9, PLAINVIEW_CSP + "x'", READER), "mismatch"),
         (IMAGE, Received(200, sha(b"pn"), 2), "mismatch"),
         (IMAGE, Received(200, sha(READER), len(READER), PLAINVIEW_CSP + "x'", READER), "mismatch"),
         (PAGE, Received(200, sha(READER), len(READER), "default-src *", READER), "mismatch"),
