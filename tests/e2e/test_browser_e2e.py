@@ -10,7 +10,15 @@ from typing import Any, Literal
 
 import lxml.html
 import pytest
-from e2e_servers import DATASET, OriginServer, ProxyProcess, Resource, add_rule
+from e2e_servers import (
+    DATASET,
+    OriginServer,
+    ProxyProcess,
+    Resource,
+    add_rule,
+    article_html,
+    serve_origin,
+)
 from playwright.sync_api import (
     BrowserContext,
     ConsoleMessage,
@@ -415,3 +423,41 @@ def test_the_toggle_of_a_reader_view_is_saved_from_chromium_and_a_null_origin_is
         assert b'host = "127.0.0.1"\nmode = "original"' in proxy_process.config.read_bytes()
     finally:
         proxy_process.config.write_bytes(saved)
+
+
+def test_a_frame_on_a_page_is_the_original_by_its_fetch_metadata(
+    browser: OpenBrowser, origin: OriginServer, proxy_process: ProxyProcess
+) -> None:
+    # An embed of another site's article in a page shown as the original: the
+    # frame's request says Sec-Fetch-Dest: iframe, so it is no page load and the
+    # frame shows the article as it is (a reader view would refuse to be framed).
+    # Chromium sends Fetch Metadata to loopback origins, so this is the case of
+    # trustworthy origins; over plain HTTP to another host it sends none, and
+    # the frame still gets a reader view (issue 29, 3: open, docs/reliability.md).
+    html = (("Content-Type", "text/html; charset=utf-8"),)
+    article = article_html()
+    with serve_origin() as other:  # another port: another origin, as an embed's
+        other.served["/embed/article.html"] = Resource(article, html)
+        framed = other.url("/embed/article.html")
+        story = origin.url("/framing/story.html")
+        outer = (
+            f"<!doctype html><title>Outer</title><p>A page with an embed.</p>"
+            f"<iframe src='{framed}' width=600 height=400></iframe>"
+            f"<p><a id=same href='{story}'>A story on this site</a></p>"
+        )
+        origin.served["/framing/page.html"] = Resource(outer.encode(), html)
+        origin.served["/framing/story.html"] = Resource(article, html)
+        add_rule(proxy_process, "/framing/page.html", "original")
+        with browser() as context:
+            page, _ = open_reader(context, origin.url("/framing/page.html"))
+            # A refused frame shows Chromium's error page, at another URL.
+            frame = page.frame(url=framed)
+            assert frame is not None
+            assert "pv-content" not in frame.content()
+            assert frame.evaluate("document.body.innerText.length") > 1000
+            # A link on the page to its own site still opens as a reader view.
+            with page.expect_navigation() as clicked:
+                page.click("#same")
+            response = clicked.value
+            assert response is not None
+            assert response.headers["content-security-policy"].startswith(PLAINVIEW_CSP)
