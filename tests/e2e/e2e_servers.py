@@ -257,6 +257,14 @@ def run_proxy(home: Path, *extra: str) -> Iterator[ProxyProcess]:
         stop(process)
 
 
+def resident_mib(pid: int) -> float:
+    """Return a process's resident memory in MiB (Linux /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
 @dataclass(frozen=True)
 class Fetched:
     """A response as the client saw it."""

@@ -19,7 +19,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from e2e_servers import ProxyProcess, Script, article_html, chunk, proxy_or_fail, serve_scripts
+from e2e_servers import (
+    ProxyProcess,
+    Script,
+    article_html,
+    chunk,
+    proxy_or_fail,
+    resident_mib,
+    serve_scripts,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -163,14 +171,6 @@ def test_a_body_cut_short_of_its_length_reaches_the_client_as_it_came(
         body = read_all(response)
     assert response.status == 200
     assert body == page
-
-
-def resident_mib(pid: int) -> float:
-    """Return a process's resident memory in MiB (Linux /proc)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
 
 
 def settles_below(running: ProxyProcess, mib: float, within: float) -> bool:

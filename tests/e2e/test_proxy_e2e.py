@@ -13,12 +13,11 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from email.message import Message
-from pathlib import Path
 from urllib.parse import urlencode
 
 import lxml.html
 import pytest
-from e2e_servers import OriginServer, ProxyProcess, Resource, proxy_or_fail
+from e2e_servers import OriginServer, ProxyProcess, Resource, proxy_or_fail, resident_mib
 from lxml.html import HtmlElement
 from plainview_dev.loadtest import pool_workers
 
@@ -440,14 +439,6 @@ def test_pages_built_to_stall_the_parser_leave_other_reader_views_alone(
             answered = [stall.result().status for stall in stalls]
     assert answered == [200, 200]
     assert is_reader_view(fetched)
-
-
-def resident_mib(pid: int) -> float:
-    """Return a process's resident memory in MiB (Linux /proc)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
 
 
 FORM_TYPE = "application/x-www-form-urlencoded"
