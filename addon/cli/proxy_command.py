@@ -118,14 +118,15 @@ def mitmdump_argv(mitmdump: str, args: argparse.Namespace) -> list[str]:
     }
     given = {spec.partition("=")[0] for spec in args.mitm_options}
     sets = [f"{name}={value}" for name, value in own.items() if value and name not in given]
-    argv = [
-        mitmdump,
-        "-s", str(ADDON_FILE),
-        "--listen-host", args.listen_host,
-        "--listen-port", str(args.listen_port),
-    ]  # fmt: skip
+    argv = [mitmdump, "-s", str(ADDON_FILE)]
+    # mitmdump's `--set scripts=` would replace the `-s` list, Plainview with it:
+    # the user's addons load after it instead.
+    for option in args.mitm_options:
+        name, _, value = option.partition("=")
+        argv += ["-s", value] if name == "scripts" else []
+    argv += ["--listen-host", args.listen_host, "--listen-port", str(args.listen_port)]
     for option in [*sets, *args.mitm_options]:
-        argv += ["--set", option]
+        argv += [] if option.startswith("scripts=") else ["--set", option]
     return argv
 
 

@@ -41,6 +41,7 @@ from addon.job.reader_job import (
     run_job,
     warm_up,
 )
+from addon.proxy.frames import Frames, FrameScan
 from addon.proxy.pool import PipePool
 from addon.proxy.recent import PageRecord, RecentPages, new_id
 from addon.proxy.show_original import ShowOriginal, strip_marker, with_marker
@@ -81,6 +82,8 @@ DECISION = "plainview_decision"
 BUFFER_UNTIL = "plainview_buffer_until"
 # The site's settings, looked up once per flow.
 SETTINGS = "plainview_settings"
+# The FrameScan of a page that may go out as it came (plain HTTP, no Fetch Metadata).
+FRAME_SCAN = "plainview_frame_scan"
 READER_FORM_ACTION = " ".join([*sorted(SETTINGS_ORIGINS), "'self'"])
 # Headers of the original that would be wrong for the reader view.
 DROPPED_HEADERS = (
@@ -214,6 +217,18 @@ def is_page_load(flow: http.HTTPFlow) -> bool:
         and wants_page(flow.request)
         and flow.response is not None
         and media_type(flow.response.headers) in HTML_TYPES
+    )
+
+
+def may_hold_frames(flow: http.HTTPFlow) -> bool:
+    """Tell whether a response is an HTML page whose frames' requests will carry no
+    Fetch Metadata: a plain-HTTP page, itself asked for without it."""
+    request, response = flow.request, flow.response
+    return (
+        request.scheme == "http"
+        and "sec-fetch-dest" not in request.headers
+        and response is not None
+        and media_type(response.headers) in HTML_TYPES
     )
 
 
@@ -468,6 +483,7 @@ class Plainview:
         self.recent = RecentPages(recent_size)
         self.heap = HeapTrim()
         self.show_original = ShowOriginal()
+        self.frames = Frames()
         self.limits = Limits()
         self.store: ConfigStore | None = None
         self.secret = ""
@@ -667,10 +683,14 @@ class Plainview:
             return  # a protocol switch has no body to buffer
         decision = await self._decide(flow)
         flow.metadata[DECISION] = decision  # None: the page may be transformed
+        if may_hold_frames(flow):
+            coding = flow.response.headers.get("content-encoding", "")
+            scan = FrameScan(self.frames, flow.request.url, coding, self.limits.max_bytes)
+            flow.metadata[FRAME_SCAN] = scan
         if decision is None:
             flow.metadata[BUFFER_UNTIL] = time.monotonic() + self.limits.buffer_timeout
         else:
-            flow.response.stream = True
+            flow.response.stream = flow.metadata.get(FRAME_SCAN, True)
             if decision.action == "original" and is_page_load(flow):
                 keep_out_of_cache(flow.response)  # before the streamed headers go out
 
@@ -679,6 +699,10 @@ class Plainview:
         reason = refusal_by_headers(flow, self.limits.max_bytes)
         if reason:
             return Decision("passthrough", reason)
+        if "sec-fetch-dest" not in flow.request.headers and self.frames.holds(
+            flow.request.url, flow.request.headers.get("referer")
+        ):
+            return Decision("passthrough", "a frame of a page that went out as it came")
         if flow.metadata.get(SHOW_ORIGINAL):
             return Decision("original", "show original requested")
         settings = await self._settings(flow)
@@ -725,6 +749,8 @@ class Plainview:
         self.heap.after(len(response.raw_content or b""))
         if outcome.html is None:
             keep_out_of_cache(response)
+            if scan := flow.metadata.get(FRAME_SCAN):
+                scan(response.raw_content or b"")
             self._record(flow, "original", outcome.reason, ms, outcome)
             return
         apply_reader_view(response, outcome)
@@ -934,7 +960,7 @@ def _stream_as_original(stream: HttpStream, data: bytes, reason: str) -> HttpEve
     del flow.metadata[BUFFER_UNTIL]
     flow.metadata[DECISION] = Decision("original", reason)
     keep_out_of_cache(flow.response)
-    flow.response.stream = True
+    flow.response.stream = flow.metadata.get(FRAME_SCAN, True)
     held = bytes(stream.response_body_buf) + data
     stream.response_body_buf.clear()  # type: ignore[no-untyped-call]  # mitmproxy leaves it untyped
     yield from stream.start_response_stream()

@@ -177,18 +177,37 @@ PAGE_VARIANTS = (
 # A page still arriving at the proxy's buffer deadline (plainview_buffer_timeout, 5 s
 # by default) must come through as the original, streamed, not held for a reader view.
 STREAMED_GROUP = "slow/html-streaming"
+PAGES_PREFIX = "/pages/"
+DATASET_PAGE = re.compile(r"/pages/\d+\.html")
+# A page that frames a dataset page; asked for just before its frame (the family is
+# not in FAMILY_SHARES).
+FRAMES_PREFIX = "/frames/"
+FRAME_PARENT_GROUP = "frame/parent"
 STREAMED_SECONDS = 7.0
 
 
+def frame_parent(path: str) -> bytes:
+    """Return a page too short for a reader view that shows `path` in a frame."""
+    frame = f"<iframe src='{path}' width=600 height=400></iframe></body>".encode()
+    return SHORT_PAGE.replace(b"</body>", frame)
+
+
+def parent_of(path: str) -> str:
+    """Return the path of the page that frames a dataset page."""
+    return FRAMES_PREFIX + path.removeprefix(PAGES_PREFIX)
+
+
 def page_items(pages: Sequence[bytes]) -> list[Item]:
-    """Return the dataset pages, each sent one of the page variants."""
+    """Return the dataset pages, each sent one of the page variants, and a page framing
+    each."""
     items = []
     for number, page in enumerate(pages):
         group, coding, chunked, trickle = PAGE_VARIANTS[number % len(PAGE_VARIANTS)]
-        path = f"/pages/{number:04d}.html"
+        path = f"{PAGES_PREFIX}{number:04d}.html"
         body = encode(page, coding)
         hints = group == "html/early-hints"
         items.append(Item(path, group, HTML, body, coding, chunked, trickle, early_hints=hints))
+        items.append(Item(parent_of(path), FRAME_PARENT_GROUP, HTML, frame_parent(path)))
     return items
 
 
@@ -475,18 +494,35 @@ class Received:
 
 
 # What Chromium sends to a plain-HTTP site (no Fetch Metadata): for a page in a tab,
-# for a script's fetch(), for an <img> (issue 29: the last two are no page loads).
+# for a script's fetch(), for an <img>, for an <iframe> (the same as a tab's, with the
+# framing page as Referer). Issue 29: the last three are no page loads.
+NAVIGATION = {
+    "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    "Upgrade-Insecure-Requests": "1",
+}
 REQUEST_HEADERS = {
-    "page": {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"},
+    "page": NAVIGATION,
+    "<iframe>": NAVIGATION,
     "fetch()": {"Accept": "*/*"},
     "<img>": {"Accept": "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"},
 }
 
 
-def request_kind(serial: int) -> str:
+def request_kind(serial: int, path: str) -> str:
     """Return how the request for an HTML page is made: mostly as a page, one in ten by a
-    script's fetch() and one in ten by an <img>."""
-    return {3: "fetch()", 7: "<img>"}.get(serial % 10, "page")
+    script's fetch(), one in ten by an <img>, and a dataset page one in ten by a frame."""
+    kind = {3: "fetch()", 5: "<iframe>", 7: "<img>"}.get(serial % 10, "page")
+    framed = DATASET_PAGE.fullmatch(path) is not None
+    return "page" if kind == "<iframe>" and not framed else kind
+
+
+def framing_pages(plan: Sequence[str], manifest: Mapping[str, Expected]) -> int:
+    """Return how many framing pages the plan's frame requests fetch first."""
+    return sum(
+        1
+        for serial, path in enumerate(plan)
+        if manifest[path].html and request_kind(serial, path) == "<iframe>"
+    )
 
 
 def judge(expected: Expected, received: Received) -> tuple[str, str]:
@@ -612,11 +648,21 @@ class Clients:
         expected = self.manifest[path]
         gate = f"g{serial}" if expected.large else ""
         url = self.origin + path + (f"?gate={gate}" if gate else "")
-        kind = request_kind(serial) if expected.html else "page"
-        if kind != "page":  # a script's or an image's request for a page: never a reader view
+        kind = request_kind(serial, path) if expected.html else "page"
+        headers = dict(REQUEST_HEADERS[kind])
+        if kind != "page":  # a script's, an image's, a frame's request: never a reader view
             expected = replace(expected, group=f"{expected.group} by {kind}", html=False)
+        if kind == "<iframe>":  # its page first, as a browser loads them
+            parent = parent_of(path)
+            await self.get(self.origin + parent, self.manifest[parent], NAVIGATION, "", parent)
+            headers["Referer"] = self.origin + parent
+        await self.get(url, expected, headers, gate, path)
+
+    async def get(
+        self, url: str, expected: Expected, headers: dict[str, str], gate: str, path: str
+    ) -> None:
+        """Fetch one URL through the proxy and count the outcome."""
         try:
-            headers = REQUEST_HEADERS[kind]
             async with self.session.get(url, proxy=self.proxy, headers=headers) as response:
                 outcome, problem = await self._read(response, expected, gate)
         except (aiohttp.ClientError, TimeoutError) as error:
@@ -926,7 +972,7 @@ def measure(
     return Report(
         settings=asdict(settings),
         origin=asdict(spec),
-        requests=len(plan),
+        requests=len(plan) + framing_pages(plan, manifest),
         completed=tally.done,
         failures=tally.outcomes["failure"],
         mismatches=tally.outcomes["mismatch"],

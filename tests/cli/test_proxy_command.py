@@ -167,3 +167,16 @@ def test_options_set_through_replace_the_proxys_own(tmp_path: Path) -> None:
         f"plainview_config={tmp_path / 'b.toml'}",
         "plainview_mode=original",
     ]
+
+
+def test_scripts_set_through_load_beside_the_addon(tmp_path: Path) -> None:
+    # `--set scripts=...` took the place of mitmdump's `-s` list: the user's addon
+    # was dropped without a word. Each one now loads after Plainview's.
+    args = parse(
+        "--set", "scripts=/my/first.py", "--set", "flow_detail=1", "--set", "scripts=/b.py"
+    )  # fmt: skip
+    argv = proxy_command.mitmdump_argv("mitmdump", args)
+    scripts = [value for flag, value in zip(argv[1::2], argv[2::2], strict=False) if flag == "-s"]
+    assert scripts == [str(proxy_command.ADDON_FILE), "/my/first.py", "/b.py"]
+    assert not any(part.startswith("scripts=") for part in argv)
+    assert "flow_detail=1" in argv

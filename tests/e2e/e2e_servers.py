@@ -30,6 +30,9 @@ ARTICLE_ID = "0074"
 START_TIMEOUT = 60.0
 # Seconds one page may take in the proxy under test.
 PAGE_BUDGET = 30
+# Host names under .test reach 127.0.0.1 through the proxy: plain-HTTP sites as
+# Chromium sees them on the web (no Fetch Metadata), served by the tests' origins.
+HOSTS_ADDON = Path(__file__).with_name("hosts_addon.py")
 SETTINGS_PAGE = "http://plainview.proxy/"
 
 
@@ -100,9 +103,13 @@ class OriginServer:
                 lambda: all(path in self.sent_paths for path in paths), timeout
             )
 
-    def url(self, path: str) -> str:
-        """Return the absolute URL of a path on this origin."""
-        return self.base + path
+    def url(self, path: str, host: str = "") -> str:
+        """Return the absolute URL of a path on this origin, by another host name if given
+        (one under .test reaches this origin through the proxy: HOSTS_ADDON)."""
+        if not host:
+            return self.base + path
+        port = self.base.rsplit(":", 1)[1]
+        return f"http://{host}:{port}{path}"
 
     def serve_dataset_page(self, page_id: str, prefix: str = "/wcxb/") -> str:
         """Serve a dataset page as UTF-8 HTML at prefix + "<id>.html"; return that path."""
@@ -242,7 +249,7 @@ def run_proxy(home: Path, *extra: str) -> Iterator[ProxyProcess]:
     command = [
         sys.executable, "-m", "addon.cli.main", "proxy",
         "--listen-port", str(port), "--config", str(config), "--set", f"confdir={confdir}",
-        *budget, *workers, *extra,
+        "--set", f"scripts={HOSTS_ADDON}", *budget, *workers, *extra,
     ]  # fmt: skip
     # The proxy itself must connect to the origin directly.
     env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy")}
@@ -289,9 +296,9 @@ def fetch_through(
         return Fetched(error.code, error.headers, error.read())
 
 
-def add_rule(proxy: ProxyProcess, path: str, mode: str) -> None:
-    """Save a rule for a path of 127.0.0.1 as the settings page's form does."""
-    form = {"token": proxy.secret, "host": "127.0.0.1", "path": path, "mode": mode}
+def add_rule(proxy: ProxyProcess, path: str, mode: str, host: str = "127.0.0.1") -> None:
+    """Save a rule for a path of a host as the settings page's form does."""
+    form = {"token": proxy.secret, "host": host, "path": path, "mode": mode}
     request = urllib.request.Request(
         "http://plainview.proxy/rules",
         data=urlencode(form).encode(),

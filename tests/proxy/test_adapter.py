@@ -1193,3 +1193,55 @@ def test_jobs_carry_the_time_budget_as_a_deadline(config: Path) -> None:
 )
 def test_only_complete_informational_heads_are_dropped(data: bytes, length: int) -> None:
     assert informational_length(data) == length
+
+
+# What Chromium sends to a plain-HTTP site for a page in a tab and for a frame alike.
+NAVIGATION = ("accept", "text/html,application/xhtml+xml,*/*;q=0.8")
+FRAMED_PAGE = ARTICLE_HTML.replace(b"<nav>", b"<iframe src='/embed/player.html'></iframe><nav>")
+
+
+def plain_http_flow(
+    path: str, *headers: tuple[str, str], body: bytes = ARTICLE_HTML
+) -> http.HTTPFlow:
+    """Return a plain-HTTP page load as Chromium makes it: no Fetch Metadata."""
+    return make_flow(body, path=path, scheme="http", request_headers=(NAVIGATION, *headers))
+
+
+def test_a_frame_of_a_streamed_original_page_is_no_page_load(config: Path) -> None:
+    # Issue 29 (3): over plain HTTP a frame's request is a page load by its
+    # headers; it got a reader view, which refuses framing.
+    async def body(h: Harness) -> None:
+        set_rule(config, "news.example", "original")
+        page = await h.cycle(plain_http_flow("/story", body=FRAMED_PAGE))
+        assert page.response is not None and callable(page.response.stream)
+        assert page.response.stream(FRAMED_PAGE) == FRAMED_PAGE  # as mitmproxy streams it
+        set_rule(config, "news.example", "reader")
+        referer = ("referer", "http://news.example/story")
+        framed = await h.cycle(plain_http_flow("/embed/player.html", referer))
+        assert not is_reader(framed)
+        assert h.addon.recent.newest()[0].reason == "a frame of a page that went out as it came"
+        # Fetch Metadata, when sent, decides; a page of another site links to it.
+        tab = await h.cycle(plain_http_flow("/embed/player.html", ("sec-fetch-dest", "document")))
+        assert is_reader(tab)
+        other = ("referer", "http://other.example/")
+        assert is_reader(await h.cycle(plain_http_flow("/embed/player.html", other)))
+
+    harness(config, body)
+
+
+def test_a_frame_of_a_page_too_short_for_a_reader_view_is_no_page_load(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        short = FRAMED_PAGE.replace(LONG_TEXT.encode(), b"tiny")
+        page = await h.cycle(plain_http_flow("/short", body=short))
+        assert not is_reader(page)
+        referer = ("referer", "http://news.example/short")
+        assert not is_reader(await h.cycle(plain_http_flow("/embed/player.html", referer)))
+        # An https page's frames are told by their Sec-Fetch-Dest: nothing is scanned.
+        secure = await h.cycle(make_flow(short.replace(b"player", b"clip"), path="/s"))
+        assert "plainview_frame_scan" not in secure.metadata
+        referer = ("referer", "https://news.example/s")
+        assert is_reader(await h.cycle(plain_http_flow("/embed/clip.html", referer)))
+        # Typed or from a bookmark (no Referer): a page load, framed elsewhere or not.
+        assert is_reader(await h.cycle(plain_http_flow("/embed/player.html")))
+
+    harness(config, body)

@@ -18,6 +18,7 @@ import aiohttp
 import pytest
 from aiohttp import web
 from plainview_dev.loadtest import (
+    FAMILY_SHARES,
     KIB,
     MIB,
     PLAINVIEW_CSP,
@@ -36,6 +37,7 @@ from plainview_dev.loadtest import (
     decisions,
     encode,
     error_lines,
+    framing_pages,
     judge,
     kill_busy_worker,
     noise,
@@ -100,7 +102,13 @@ def test_pieces_cover_the_body_once_and_stop_at_the_cut() -> None:
 
 
 def test_dataset_pages_take_each_variant_in_turn() -> None:
-    items = page_items([article_page(4 * KIB, seed) for seed in range(8)])
+    everything = page_items([article_page(4 * KIB, seed) for seed in range(8)])
+    items = everything[0::2]
+    parents = everything[1::2]  # a page framing each, too short for a reader view
+    for item, parent in zip(items, parents, strict=True):
+        assert parent.path == item.path.replace("/pages/", "/frames/")
+        assert parent.group == "frame/parent" and parent.family not in FAMILY_SHARES
+        assert f"<iframe src='{item.path}'".encode() in parent.body
     assert [item.group for item in items] == [
         "html/identity", "html/gzip", "html/br", "html/zstd-chunked",
         "html/chunked", "html/early-hints", "slow/html", "html/identity",
@@ -395,10 +403,23 @@ def test_the_memory_of_a_process_tree() -> None:
     assert own > 10 * MIB and children >= 0
 
 
-def test_one_html_request_in_five_is_made_by_a_script_or_an_image() -> None:
+def test_html_requests_are_made_by_scripts_images_and_frames_too() -> None:
     # Issue 29 (3): such requests carry no Fetch Metadata over plain HTTP and must
     # get the page byte for byte; the rest load it as a page in a tab.
-    kinds = [request_kind(serial) for serial in range(100)]
-    assert (kinds.count("fetch()"), kinds.count("<img>"), kinds.count("page")) == (10, 10, 80)
+    kinds = [request_kind(serial, "/pages/0001.html") for serial in range(100)]
+    counts = [kinds.count(kind) for kind in ("fetch()", "<img>", "<iframe>", "page")]
+    assert counts == [10, 10, 10, 70]
+    # Only a dataset page has a page framing it.
+    assert request_kind(5, "/pages/sign-in.html") == request_kind(5, "/big/a.html") == "page"
+    assert REQUEST_HEADERS["<iframe>"] == REQUEST_HEADERS["page"]
     assert "text/html" in REQUEST_HEADERS["page"]["Accept"]
     assert "text/html" not in REQUEST_HEADERS["fetch()"]["Accept"]
+
+
+def test_each_frame_request_counts_its_framing_page_as_a_request_too() -> None:
+    manifest = {
+        "/pages/0001.html": Expected("a", 1, "html/identity", True),
+        "/img/1.png": Expected("b", 1, "image/png", False),
+    }
+    plan = ["/pages/0001.html"] * 20 + ["/img/1.png"] * 20
+    assert framing_pages(plan, manifest) == 2  # serials 5 and 15
