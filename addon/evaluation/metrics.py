@@ -105,13 +105,27 @@ def headline_match(prediction: str, reference: str | None) -> bool | None:
     return normalise_headline(prediction) == normalise_headline(reference)
 
 
-def lost_words(source: str, shown: str) -> int:
-    """Count the words of the source text that the shown text lacks (each as often as it is
-    missing): the fidelity check's measure."""
+def lost_words(source: str, shown: str, *apart: str) -> int:
+    """Count the words of the source text that the shown text and the parts shown `apart`
+    lack (each as often as it is missing): the fidelity check's measure."""
     # A word the page ran into the next ("pageEUR") and the view shows as two
     # adjacent words is not lost: each of its letters stands there, in order.
-    shown_tokens = tokens(shown)
+    # So is one whose two halves end one shown part and start another: the view
+    # kept "EUR 17.07" and left out the line before it, "Price, product page".
+    parts = [tokens(text) for text in (shown, *apart)]
     missing = Counter(tokens(source))
-    missing.subtract(shown_tokens)
-    split = Counter(a + b for a, b in pairwise(shown_tokens))
-    return sum(max(count - split[word], 0) for word, count in missing.items() if count > 0)
+    for part in parts:
+        missing.subtract(part)
+    split = Counter(a + b for part in parts for a, b in pairwise(part))
+    lasts = Counter(part[-1] for part in parts if part)
+    firsts = Counter(part[0] for part in parts if part)
+    return sum(
+        max(count - split[word] - _split_at_edges(word, lasts, firsts), 0)
+        for word, count in missing.items()
+        if count > 0
+    )
+
+
+def _split_at_edges(word: str, lasts: Counter[str], firsts: Counter[str]) -> int:
+    """Return how often a word stands as the last word of one part and the first of another."""
+    return sum(min(lasts[word[:cut]], firsts[word[cut:]]) for cut in range(1, len(word)))

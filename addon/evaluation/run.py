@@ -636,8 +636,9 @@ def fidelity_loss(article: Article) -> int | None:
     diagnostics = article.diagnostics
     if diagnostics is None or diagnostics.source_text is None:
         return None
-    left_out = " ".join(part.text for part in diagnostics.left_out)
-    return lost_words(diagnostics.source_text, f"{article.title} {article.text} {left_out}")
+    # Each block apart: a word may run from the end of one into the start of the next.
+    shown = [article.title, *article.text.split("\n\n"), *(p.text for p in diagnostics.left_out)]
+    return lost_words(diagnostics.source_text, *shown)
 
 
 def missing_peers() -> list[str]:

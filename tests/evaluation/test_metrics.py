@@ -129,6 +129,16 @@ def test_a_word_the_view_shows_split_in_two_is_not_lost() -> None:
     assert lost_words("pageEUR", "page") == 1  # half of it is still missing
 
 
+def test_a_word_split_between_a_left_out_line_and_a_kept_one_is_not_lost() -> None:
+    # wcxb-dev 0655: the line "Price, product page" is left out (a repeated run),
+    # the price after it kept; the page ran the two into "pageEUR".
+    source = "Price, product pageEUR 17.07 more"
+    assert lost_words(source, "EUR 17.07 more", "Price, product page") == 0
+    assert lost_words(source, "EUR 17.07 more", "Price, product") == 1
+    # Each split stands for as many joined words as its halves stand at edges.
+    assert lost_words("pageEUR pageEUR", "EUR", "page") == 1
+
+
 def test_lost_words_counts_each_missing_word_as_often_as_it_is_missing() -> None:
     assert lost_words("I am a rather elderly man", "am a man") == 3
     assert lost_words("the cat and the hat", "The cat and hat") == 1  # one "the" of two

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import methodcaller
 
 from lxml import etree
@@ -84,6 +84,9 @@ class _Context:
     shift_headings: bool  # the content has an h1: every heading moves one level down
     holder: Element  # the tree the blocks are built in, in a document of its own
     take: bool  # the subtrees are apart: their blocks are taken out of the page, not copied
+    # Line breaks put where a block box left no trace; settled once the rebuild
+    # knows which boxes are blocks (_settle_breaks).
+    breaks: list[Element] = field(default_factory=list)
 
 
 def build_blocks(
@@ -118,8 +121,11 @@ def kept_text(
     for root in elements:
         walker = etree.iterwalk(root, events=("start", "end"))
         for event, node in walker:
-            # A block's edges part words; a phrasing element's do not ("a<b>b</b>").
-            edge = "" if node.tag in RUN_IN_TAGS and node.tag != "br" else " "
+            # A block's edges part words; a phrasing element's do not ("a<b>b</b>"),
+            # nor an unknown one's (a custom element), which browsers and the
+            # blocks alike run on with the text around it.
+            runs_in = node.tag in RUN_IN_TAGS or node.tag not in WALK_KINDS
+            edge = "" if runs_in and node.tag != "br" else " "
             if event == "end":
                 parts.append(edge if node is root else f"{edge}{node.tail or ''}")
             elif not isinstance(node.tag, str) or node in dropped or _never_shown(node, root):
@@ -383,11 +389,35 @@ def _copy(el: Element, ctx: _Context) -> Element:
     if el in ctx.marked:
         sources = list(el.iter())
         copies = sources if copy is el else list(copy.iter())
-        for source, twin in zip(sources, copies, strict=True):
-            if source in ctx.drop and isinstance(twin.tag, str):
-                twin.tag = REMOVE
+        dropped = [
+            twin
+            for source, twin in zip(sources, copies, strict=True)
+            if source in ctx.drop and isinstance(twin.tag, str)
+        ]
+        boxes = [twin for twin in dropped if next(twin.iter(*BLOCKISH), None) is not None]
+        for twin in dropped:
+            twin.tag = REMOVE
+        for twin in boxes:
+            _keep_line_break(twin, ctx.breaks)
         etree.strip_elements(copy, REMOVE, with_tail=False)
     return copy
+
+
+def _keep_line_break(box: Element, breaks: list[Element]) -> None:
+    """Put a line break before a block box (left out, or empty) where it stands between
+    two texts: they showed on two lines ("#Tag", a dropped heading, "5 min read")."""
+    if _follows_text(box, set()) and _leads_to_text(box, set()):
+        br = box.makeelement("br")
+        box.addprevious(br)
+        breaks.append(br)
+
+
+def _settle_breaks(breaks: list[Element], hidden: set[Element]) -> None:
+    """Keep a line break put by `_keep_line_break` only where text still runs on both
+    sides of it once rebuilt (a layout div beside it may have become a p)."""
+    for br in breaks:
+        if not (_follows_text(br, hidden) and _leads_to_text(br, hidden)):
+            br.tag = REMOVE  # at once: the next one is judged without it
 
 
 def is_layout_table(table: Element) -> bool:
@@ -546,9 +576,10 @@ def _scrub(holder: Element, ctx: _Context) -> tuple[set[str], bool]:
     below = _with_blocks_below(holder, found.blockish) if found.layout else set()
     hidden = set(found.hidden)
     for el in found.layout:  # in document order: the ancestors are settled first
-        _scrub_divlike(el, el in below, holders, hidden)
+        _scrub_divlike(el, el in below, holders, hidden, ctx.breaks)
     for el in found.hidden:
         el.tag = REMOVE
+    _settle_breaks(ctx.breaks, hidden)
     return found.unwrap, all(stable)
 
 
@@ -635,7 +666,11 @@ def _with_blocks_below(holder: Element, blockish: list[Element]) -> set[Element]
 
 
 def _scrub_divlike(
-    el: Element, holds_blocks: bool, holders: dict[Element, bool], hidden: set[Element]
+    el: Element,
+    holds_blocks: bool,
+    holders: dict[Element, bool],
+    hidden: set[Element],
+    breaks: list[Element],
 ) -> None:
     """Make a layout container inside a block a p, or leave it to unwrap by its tag."""
     if holds_blocks:
@@ -643,6 +678,9 @@ def _scrub_divlike(
             _break_around(el, hidden)
         return
     if not has_text(el):
+        # Empty, it is still a block box: the text before it and the text after it
+        # show on two lines ("Upcoming Events", an emptied list, "View All").
+        _keep_line_break(el, breaks)
         return
     if _allows_paragraph(el, holders):
         el.tag = "p"
@@ -681,6 +719,25 @@ def _follows_text(el: Element, hidden: set[Element]) -> bool:
         if parent is None or (parent.text or "").strip():
             return parent is not None
         node = parent if _box(parent, hidden) == "inline" else None
+    return False
+
+
+def _leads_to_text(el: Element, hidden: set[Element]) -> bool:
+    """Tell whether text runs on after an element: its line does not end with it."""
+    node: Element | None = el
+    while node is not None:
+        if (node.tail or "").strip():
+            return True
+        following = node.getnext()
+        while following is not None:
+            starts = _starts_in_text(following, hidden)
+            if starts is not None:
+                return starts
+            if (following.tail or "").strip():
+                return True
+            following = following.getnext()
+        parent = node.getparent()
+        node = parent if parent is not None and _box(parent, hidden) == "inline" else None
     return False
 
 

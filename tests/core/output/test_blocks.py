@@ -234,6 +234,28 @@ def test_a_dropped_block_between_two_runs_of_text_keeps_them_apart() -> None:
     assert [block.text for block in blocks] == ["written by", "Chief Business Editor"]
 
 
+def test_a_block_dropped_inside_a_kept_block_leaves_a_line_break() -> None:
+    # wcxb-dev 4100: "#Tag", a dropped heading link, "5 min read" read "#Tag5 min read".
+    (block,) = _blocks(
+        "<body><figure><figcaption><a href='/t'>#Tag</a><a href='/s'><h3>Story</h3></a>"
+        "<em>5 min read</em></figcaption></figure></body>",
+        drop=("//h3",),
+    )
+    assert block.text == "#Tag\n5 min read"
+
+
+def test_an_empty_block_between_two_texts_leaves_a_line_break_once() -> None:
+    # wcxb-dev 3033: "Upcoming Events", an emptied div, "View All" read "EventsView".
+    (block,) = _blocks(
+        "<body><ul><li><span>Upcoming Events</span><div class='wrap'></div>"
+        "<a href='/events'>View All</a></li></ul></body>"
+    )
+    assert block.text == "Upcoming Events\nView All"
+    # Beside a div that becomes a paragraph, no second break: "<p>1</p><br><p>".
+    (block,) = _blocks("<body><ol><li><div>1</div><div></div><div>Ann Lee</div></li></ol></body>")
+    assert "<br>" not in block.html
+
+
 def test_a_layout_div_inside_a_heading_keeps_its_words_apart_from_those_before() -> None:
     # wcxb-dev 2861 (rustdoc): "-> bool<div class="where">where F: ...</div>" read "boolwhere".
     (block,) = _blocks('<body><h4>fn f() -> bool<div class="where">where F: Fn</div></h4></body>')
@@ -991,6 +1013,16 @@ def test_kept_text_is_what_a_reader_sees_of_the_subtrees() -> None:
     (top,) = doc.xpath("//div")
     dropped = doc.xpath("//p[@class='drop']")
     assert kept_text([top], dropped).split() == ["One", "bold", "link.", "Title", "Two"]
+
+
+def test_kept_text_runs_an_unknown_element_on_with_the_text_beside_it() -> None:
+    # wcxb-dev 4029: "<number-counter>1500</number-counter>watts" shows "1500watts",
+    # as the view does; the check read "1500 watts" and called both words lost.
+    doc = _doc("<body><div><p><number-counter>1500</number-counter>watts</p></div></body>")
+    (top,) = doc.xpath("//div")
+    assert kept_text([top]).split() == ["1500watts"]
+    (block,) = _blocks("<body><p><number-counter>1500</number-counter>watts</p></body>")
+    assert block.text == "1500watts"
 
 
 def test_empty_bullets_and_rows_are_left_out() -> None:
