@@ -67,6 +67,11 @@ _CHROME_TAGS = frozenset({"nav", "footer", "aside", "menu"})
 _CHROME_ROLES = frozenset({"navigation", "contentinfo", "complementary", "banner", "menu"})
 # Link targets of a site's home page: a heading that links there is a logo or site name.
 _HOME_HREFS = frozenset({"/", "./", "index.html", "/index.html", "index.php", "/index.php"})
+# A relative link up to an index ("../", "../../index.html"): a documentation set's logo or
+# name, which links to the set's root from every page below it (Sphinx's "<h1><a
+# href='../index.html'>Project Documentation</a></h1>"). Headline exact match on wcxb-dev
+# even .7987 -> .8000, odd unchanged (.7790).
+_UP_TO_INDEX = re.compile(r"(?:\.\./)+(?:index\.(?:html?|php))?")
 # Anchor texts of permalink markers that sites append to headings ("¶", "#").
 _PERMALINK_TEXTS = frozenset({"", "¶", "#", "§", "🔗", "⚓"})
 # Typographic quotes and their plain forms, compared alike when a headline is cut.
@@ -577,7 +582,7 @@ def _links_home(element: etree._Element) -> bool:
 def _is_home_href(href: str) -> bool:
     """Tell whether a link target is a site's home page ("/", "https://host/")."""
     href = href.strip()
-    if href in _HOME_HREFS:
+    if href in _HOME_HREFS or _UP_TO_INDEX.fullmatch(href) is not None:
         return True
     scheme_less = href.split("//", 1)[1] if href.startswith(("http://", "https://", "//")) else None
     return scheme_less is not None and "/" not in scheme_less.rstrip("/") and "?" not in scheme_less
@@ -681,13 +686,19 @@ def stated_part(title: TitleParts, og_title: str | None, *, min_words: int) -> s
     # "What's your range? - Forum Name: A Longer Tagline": the longest part is the site's,
     # and og:title names the part that is the page's own. A one-word part is a section
     # ("Home", "Issues") more often than a headline. 0 words = off.
+    # A "Blog Name: Post Title" <title> sets off the site by a colon alone, which
+    # split_title keeps (it is part of "Rust-lang: the book"); og:title naming what
+    # follows the colon shows it is a separator there (even .8000 -> .8013, odd unchanged).
     if min_words <= 0 or not og_title:
         return None
     og = " ".join(og_title.split())
     if len(og.split()) < min_words:
         return None
     folded = og.casefold()
-    return og if any(_comparable(part) == folded for part in title.others) else None
+    if any(_comparable(part) == folded for part in title.others):
+        return og
+    whole = title.whole.casefold()
+    return og if whole != folded and whole.endswith(": " + folded) else None
 
 
 def _trimmed(candidate: _Candidate, stated: Sequence[str], params: TitleParams) -> str:

@@ -11,6 +11,7 @@ from addon.core.paper.titlefinder import (
     Headline,
     _best_element,
     _headline_elements,
+    _links_home,
     _marked_elements,
     _queries,
     aggregate,
@@ -257,6 +258,23 @@ def test_logo_linking_home_loses_to_the_headline() -> None:
     assert headline.element is not None and headline.element.tag == "h2"
     no_penalty = _improved(html, replace(IMPROVED, home_link_penalty=0.0))
     assert no_penalty is not None and no_penalty.text == "Site Name"
+
+
+def test_logo_linking_up_to_the_index_loses_to_the_headline() -> None:
+    # A documentation set's name links to its root by a relative path from every page.
+    html = (
+        "<title>Quick Start — Widget Toolkit Reference Manual</title>"
+        "<h1><a href='../index.html'>Widget Toolkit Reference Manual</a></h1>"
+        "<h1>Quick Start<a class='headerlink' href='#quick-start'>¶</a></h1><p>Body.</p>"
+    )
+    headline = _improved(html)
+    assert headline is not None and headline.text == "Quick Start"
+    for href in ("../", "../../index.html", "../index.php"):
+        logo = _page(f"<h1><a href='{href}'>Manual</a></h1>").find(".//h1")
+        assert logo is not None and _links_home(logo)
+    for href in ("../guide.html", "..", "../index.html#top"):
+        other = _page(f"<h1><a href='{href}'>Manual</a></h1>").find(".//h1")
+        assert other is not None and not _links_home(other)
 
 
 def test_verbatim_title_copy_loses_to_the_shorter_heading() -> None:
@@ -558,6 +576,17 @@ def test_stated_part_is_og_title_when_it_is_a_shorter_title_part() -> None:
     assert stated_part(title, "Forum: DIY Electric Skateboards", min_words=2) is None
     assert stated_part(title, "Something else entirely", min_words=2) is None
     assert stated_part(title, None, min_words=2) is None
+
+
+def test_stated_part_is_og_title_after_a_site_name_and_colon() -> None:
+    title = split_title("Jane's Notebook: Notes on Growing Tomatoes")
+    assert title.others == ()
+    og = "Notes on Growing Tomatoes"
+    assert stated_part(title, og, min_words=2) == og
+    # Before the colon, the whole title, or too short: not offered.
+    assert stated_part(title, "Jane's Notebook", min_words=2) is None
+    assert stated_part(title, title.whole, min_words=2) is None
+    assert stated_part(title, og, min_words=5) is None
 
 
 def test_without_a_matching_element_og_title_part_beats_the_site_tagline() -> None:
