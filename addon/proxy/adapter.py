@@ -42,9 +42,9 @@ from addon.job.reader_job import (
     warm_up,
 )
 from addon.proxy.frames import Frames, FrameScan
+from addon.proxy.page_switch import OneTimePasses, strip_marker, with_marker
 from addon.proxy.pool import PipePool
 from addon.proxy.recent import PageRecord, RecentPages, new_id
-from addon.proxy.show_original import ShowOriginal, strip_marker, with_marker
 from addon.render.pages import PageStyle, ReaderLinks, content_security_policy
 from addon.settings.app import MAX_FORM_BYTES, SettingsApp, WebReply, WebRequest
 from addon.settings.guard import (
@@ -76,7 +76,8 @@ KILL_GRACE = 0.25
 MAX_WORKERS = 64
 # flow.metadata keys: a response Plainview made itself; a page to show as it is.
 OWN_PAGE = "plainview_own"
-SHOW_ORIGINAL = "plainview_show_original"
+# The mode a one-time marker asked for this load of the page ("original", "reader").
+ONE_TIME_MODE = "plainview_one_time_mode"
 DECISION = "plainview_decision"
 # When a page held to become a reader view stops being held (time.monotonic()).
 BUFFER_UNTIL = "plainview_buffer_until"
@@ -482,7 +483,7 @@ class Plainview:
         self.min_text_chars = min_text_chars
         self.recent = RecentPages(recent_size)
         self.heap = HeapTrim()
-        self.show_original = ShowOriginal()
+        self.passes = OneTimePasses()
         self.frames = Frames()
         self.limits = Limits()
         self.store: ConfigStore | None = None
@@ -623,19 +624,20 @@ class Plainview:
             # Only a page load arms the one-time pass: another site's fetch() of a
             # marked URL would arm it for the user's next visit.
             if request.method == "GET" and wants_page(request):
-                self._redirect_to_original(flow)
-        elif request.method == "GET" and self.show_original.take(request.url):
-            flow.metadata[SHOW_ORIGINAL] = True
+                self._redirect_once(flow, marked)
+        elif request.method == "GET" and (mode := self.passes.take(request.url)):
+            flow.metadata[ONE_TIME_MODE] = mode
         if request.method == "GET" and wants_page(request):
             # A 304 would pass through and show the browser's cached copy, which may
             # be an original: the proxy asks for the page itself.
             for name in CONDITIONAL_HEADERS:
                 request.headers.pop(name, None)
 
-    def _redirect_to_original(self, flow: http.HTTPFlow) -> None:
-        """Answer a show-original link with a redirect to the page, passed once untransformed."""
+    def _redirect_once(self, flow: http.HTTPFlow, mode: str) -> None:
+        """Answer a marked link with a redirect to the page, whose next load goes out in
+        `mode` once ("Show original", "Read this page")."""
         url = flow.request.url
-        self.show_original.allow(url)
+        self.passes.allow(url, mode)
         flow.metadata[OWN_PAGE] = True
         flow.response = http.Response.make(303, b"", {"location": url, "cache-control": "no-store"})
 
@@ -703,12 +705,13 @@ class Plainview:
             flow.request.url, flow.request.headers.get("referer")
         ):
             return Decision("passthrough", "a frame of a page that went out as it came")
-        if flow.metadata.get(SHOW_ORIGINAL):
+        once = flow.metadata.get(ONE_TIME_MODE)
+        if once == "original":
             return Decision("original", "show original requested")
         settings = await self._settings(flow)
         if settings is None:
             return Decision("passthrough", "not configured")
-        if effective_mode(settings, self.limits.mode) == "original":
+        if once != "reader" and effective_mode(settings, self.limits.mode) == "original":
             return Decision("original", "original mode for this site")
         return None
 
@@ -799,7 +802,7 @@ class Plainview:
             body=body,
             url=url,
             content_type=flow.response.headers.get("content-type", ""),
-            mode=effective_mode(settings, self.limits.mode),
+            mode=flow.metadata.get(ONE_TIME_MODE) or effective_mode(settings, self.limits.mode),
             style=page_style(settings),
             links=reader_links(url, flow.request.scheme, host, self.secret, record_id),
             params=self.params,

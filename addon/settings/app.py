@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 from urllib.parse import parse_qs, urlsplit
 
-from addon.proxy.recent import RecentPages
+from addon.proxy.page_switch import BOOKMARKLET, with_marker
+from addon.proxy.recent import PageRecord, RecentPages
 from addon.render.chart import build_chart, summarize
 from addon.render.pages import PageStyle, Rendered, content_security_policy, render_message
 from addon.render.pages import render_settings as render_settings_page
@@ -148,6 +149,16 @@ def style_form(form: Mapping[str, str]) -> StyleForm:
     return StyleForm(theme, font_size, width, blank)
 
 
+def switch_of(record: PageRecord) -> tuple[str, str]:
+    """Return the one-time switch a recent page offers, as (label, URL): "Read this page"
+    for one shown as the original, "Show original" for a reader view, else none."""
+    if record.action == "original":
+        return "Read this page", with_marker(record.url, "reader")
+    if record.action == "reader":
+        return "Show original", with_marker(record.url, "original")
+    return "", ""
+
+
 class SettingsApp:
     """Answer requests to the settings host over one config store."""
 
@@ -215,7 +226,8 @@ class SettingsApp:
             },
             rules=rules.views,
             rule_pages=rules,
-            recent=self.recent.newest(),
+            recent=[(record, switch_of(record)) for record in self.recent.newest()],
+            bookmarklet=BOOKMARKLET,
             token=self.secret,
         )
         return html_reply(status, page)

@@ -371,6 +371,45 @@ def test_show_original_is_once_and_a_mode_change_is_seen_at_once_on_cacheable_pa
         assert switched.headers.get("content-security-policy", "").startswith(PLAINVIEW_CSP)
 
 
+def test_read_this_page_once_from_an_original_page_by_bookmark_and_from_recent_pages(
+    browser: OpenBrowser, origin: OriginServer, proxy_process: ProxyProcess
+) -> None:
+    # Issue 30 (2): on a page shown as the original there was no way into the
+    # reader view but a site rule. The bookmarklet from the settings page and the
+    # recent pages' link each give one reader view of that page; no rule is written.
+    cacheable = (
+        ("Content-Type", "text/html; charset=utf-8"),
+        ("Cache-Control", "public, max-age=3600"),
+        ("ETag", '"v1"'),
+    )
+    origin.served["/once/story.html"] = Resource(HOSTILE_PAGE, cacheable)
+    add_rule(proxy_process, "/once/", "original")
+    rules = proxy_process.config.read_text(encoding="utf-8")
+    url = origin.url("/once/story.html")
+    with browser() as context:
+        page, _ = open_reader(context, url)
+        assert page.title() == "PWNED"  # the original, its script ran
+        settings, _ = open_reader(context, "http://plainview.proxy/")
+        bookmarklet = settings.get_attribute("a.bookmarklet", "href")
+        assert bookmarklet is not None and bookmarklet.startswith("javascript:")
+        with page.expect_navigation(url=url) as clicked:
+            page.evaluate(bookmarklet.removeprefix("javascript:"))  # as a bookmark runs it
+        response = clicked.value
+        assert response is not None and response.request.redirected_from is not None
+        assert response.headers["content-security-policy"].startswith(PLAINVIEW_CSP)
+        assert page.title() != "PWNED" and page.url == url  # the marker is gone
+        # Once: the next load is the site's mode again, not a cached reader view.
+        page.goto(url)
+        assert page.title() == "PWNED"
+        settings.goto("http://plainview.proxy/")
+        with settings.expect_navigation(url=url) as clicked:
+            settings.click(f"a[href='{url}?plainview=reader']")
+        response = clicked.value
+        assert response is not None
+        assert response.headers["content-security-policy"].startswith(PLAINVIEW_CSP)
+        assert proxy_process.config.read_text(encoding="utf-8") == rules
+
+
 def test_a_script_s_request_for_the_marked_url_arms_no_original(
     browser: OpenBrowser, origin: OriginServer, proxy_process: ProxyProcess
 ) -> None:

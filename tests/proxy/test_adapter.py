@@ -632,6 +632,38 @@ def test_show_original_redirects_to_the_clean_url_and_works_once(config: Path) -
     harness(config, body)
 
 
+def test_read_this_page_gives_one_reader_view_on_a_site_shown_as_the_original(
+    config: Path,
+) -> None:
+    # Issue 30 (2): from an original page there was no way in but a site rule.
+    async def body(h: Harness) -> None:
+        set_rule(config, "news.example", "original")
+        rules = config.read_text(encoding="utf-8")
+        marked = make_flow(path="/story?a=1&plainview=reader")
+        await h.ask(marked)
+        assert marked.response is not None and marked.response.status_code == 303
+        assert marked.response.headers["location"] == "https://news.example/story?a=1"
+        read = await h.cycle(make_flow(path="/story?a=1"))
+        assert is_reader(read)
+        assert h.addon.recent.newest()[0].action == "reader"
+        # Once: the next load is the site's mode again, and no rule was written.
+        assert not is_reader(await h.cycle(make_flow(path="/story?a=1")))
+        assert config.read_text(encoding="utf-8") == rules
+
+    harness(config, body)
+
+
+def test_read_this_page_on_a_page_too_short_keeps_the_original(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        tiny = ARTICLE_HTML.replace(LONG_TEXT.encode(), b"tiny")
+        await h.ask(make_flow(path="/short?plainview=reader"))
+        flow = await h.cycle(make_flow(tiny, path="/short"))
+        assert not is_reader(flow)
+        assert flow.response is not None and flow.response.content == tiny
+
+    harness(config, body)
+
+
 def test_a_marker_on_a_post_is_stripped_without_a_redirect(config: Path) -> None:
     async def body(h: Harness) -> None:
         flow = make_flow(method="POST", path="/form?plainview=original")
@@ -656,6 +688,11 @@ def test_a_marker_on_a_request_that_is_no_page_load_arms_no_pass(
         assert marked.request.path == "/story"  # the site never sees the marker
         assert not marked.metadata.get("plainview_own")
         assert is_reader(await h.cycle(make_flow()))
+        set_rule(config, "news.example", "original")
+        marked = make_flow(path="/story?plainview=reader", request_headers=request_headers)
+        await h.addon.request(marked)
+        assert marked.request.path == "/story"
+        assert not is_reader(await h.cycle(make_flow()))
 
     harness(config, body)
 

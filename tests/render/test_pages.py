@@ -308,6 +308,7 @@ def test_every_theme_renders_the_settings_page(theme: str) -> None:
         limits={"font_min": 50, "font_max": 300, "width_min": 20, "width_max": 120},
         rules=[],
         recent=[],
+        bookmarklet="javascript:void(0)",
         token="t",
     )
     root = parse(page)

@@ -10,6 +10,7 @@ import pytest
 from lxml.html import HtmlElement
 
 from addon.core.result import Diagnostics, Region
+from addon.proxy.page_switch import BOOKMARKLET
 from addon.proxy.recent import PageRecord, RecentPages
 from addon.settings.app import MAX_FORM_BYTES, SettingsApp, WebReply, WebRequest
 from addon.settings.guard import site_token
@@ -82,6 +83,28 @@ def test_the_settings_page_shows_defaults_rules_and_recent_pages(
     assert row.xpath(".//select[@name='theme']/option[@selected]/text()") == ["dark"]
     assert root.xpath("//a[@href='/why?id=rid']")
     assert root.xpath("//script") == []
+
+
+def test_each_recent_page_switches_once_to_the_other_view(app: SettingsApp) -> None:
+    # Issue 30 (2): a page shown as the original offers "Read this page", one load
+    # in reader mode without a rule; a reader view offers "Show original".
+    app.recent.add(PageRecord("o1", "https://b.example/q?x=1#top", "original", "auto mode", 3.0))
+    app.recent.add(PageRecord("p1", "https://b.example/f.zip", "passthrough", "not HTML", 0.0))
+    root = page(get(app))
+    reading = root.xpath("//a[starts-with(., 'Read this page')]")
+    assert [a.get("href") for a in reading] == ["https://b.example/q?x=1&plainview=reader#top"]
+    original = root.xpath("//a[starts-with(., 'Show original')]")
+    assert [a.get("href") for a in original] == ["https://a.example/p?plainview=original"]
+
+
+def test_the_settings_page_offers_the_read_this_page_bookmarklet(app: SettingsApp) -> None:
+    root = page(get(app))
+    (link,) = root.xpath("//a[starts-with(@href, 'javascript:')]")
+    assert link.get("href") == BOOKMARKLET
+    assert "plainview=reader" in root.text_content()  # the marker, for typing it
+    # The settings page's own policy never runs it there: it is for the bookmarks bar.
+    policy = header(get(app), "content-security-policy")
+    assert policy.startswith("default-src 'none';") and "script-src" not in policy
 
 
 def test_a_broken_config_file_is_shown_with_its_line(app: SettingsApp, store: ConfigStore) -> None:
