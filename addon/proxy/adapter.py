@@ -260,6 +260,11 @@ def is_settings_host(host: str) -> bool:
     return host.rstrip(".").lower() == SETTINGS_HOST
 
 
+def reader_rule(settings: SiteSettings) -> str:
+    """Return the site rule that sets reader mode for a page ("" if none does)."""
+    return settings.mode_rule if settings.mode == "reader" else ""
+
+
 def effective_mode(settings: SiteSettings, override: str) -> str:
     """Return the site's mode: its rule's, else the override, else the config default."""
     return override if override and settings.rule_index is None else settings.mode
@@ -270,8 +275,11 @@ def page_style(settings: SiteSettings) -> PageStyle:
     return PageStyle(theme=settings.theme, font_size=settings.font_size, width=settings.width)
 
 
-def reader_links(url: str, scheme: str, host: str, secret: str, record_id: str) -> ReaderLinks:
-    """Return the toolbar targets of one reader page (same scheme as the page)."""
+def reader_links(
+    url: str, scheme: str, host: str, secret: str, record_id: str, *, rule: str = ""
+) -> ReaderLinks:
+    """Return the toolbar targets of one reader page (same scheme as the page), and the
+    site rule that asks for reader views of it, if one does."""
     settings = f"{scheme}://{SETTINGS_HOST}/"
     return ReaderLinks(
         original_url=with_marker(url),
@@ -279,6 +287,7 @@ def reader_links(url: str, scheme: str, host: str, secret: str, record_id: str) 
         settings_url=settings,
         token=site_token(secret, host),
         why_url=f"{settings}why?id={record_id}",
+        rule=rule,
     )
 
 
@@ -804,7 +813,9 @@ class Plainview:
             content_type=flow.response.headers.get("content-type", ""),
             mode=flow.metadata.get(ONE_TIME_MODE) or effective_mode(settings, self.limits.mode),
             style=page_style(settings),
-            links=reader_links(url, flow.request.scheme, host, self.secret, record_id),
+            links=reader_links(
+                url, flow.request.scheme, host, self.secret, record_id, rule=reader_rule(settings)
+            ),
             params=self.params,
             min_text_chars=self.min_text_chars,
             content_encoding=flow.response.headers.get("content-encoding", ""),

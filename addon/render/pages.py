@@ -35,6 +35,7 @@ _READER = _ENV.get_template("reader.html")
 _SETTINGS = _ENV.get_template("settings.html")
 _WHY = _ENV.get_template("why.html")
 _MESSAGE = _ENV.get_template("message.html")
+_TOGGLED = _ENV.get_template("toggled.html")
 # The stylesheet is a template only so the dark colours are written once.
 _CSS = _ENV.get_template("plainview.css").render()
 
@@ -64,6 +65,7 @@ class ReaderLinks:
     settings_url: str
     token: str
     why_url: str = ""
+    rule: str = ""  # the site rule that asks for the reader view ("example.org/blog/"), if one does
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +177,11 @@ def render_settings(style: PageStyle, **context: Any) -> Rendered:
 def render_why(style: PageStyle, **context: Any) -> Rendered:
     """Render the "Why this content?" page of one recent page."""
     return _page(_WHY, style, lang="en", dir="ltr", **context)
+
+
+def render_toggled(style: PageStyle, **context: Any) -> Rendered:
+    """Render the answer to "Always original on this site": what it did, and its undo."""
+    return _page(_TOGGLED, style, lang="en", dir="ltr", **context)
 
 
 def render_message(style: PageStyle, title: str, message: str, back_url: str = "") -> Rendered:

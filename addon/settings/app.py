@@ -15,7 +15,13 @@ from urllib.parse import parse_qs, urlsplit
 from addon.proxy.page_switch import BOOKMARKLET, with_marker
 from addon.proxy.recent import PageRecord, RecentPages
 from addon.render.chart import build_chart, summarize
-from addon.render.pages import PageStyle, Rendered, content_security_policy, render_message
+from addon.render.pages import (
+    PageStyle,
+    Rendered,
+    content_security_policy,
+    render_message,
+    render_toggled,
+)
 from addon.render.pages import render_settings as render_settings_page
 from addon.render.pages import render_why as render_why_page
 from addon.settings.guard import SETTINGS_ORIGINS, refuse_settings_post, refuse_toggle_post
@@ -80,14 +86,14 @@ class FormError(Exception):
     """A submitted form has a field that is missing or out of range."""
 
 
-def html_reply(status: int, page: Rendered) -> WebReply:
-    """Return an HTML page with Plainview's strict headers."""
+def html_reply(status: int, page: Rendered, *, back_to: str = "") -> WebReply:
+    """Return an HTML page with Plainview's strict headers; its forms may lead on (a
+    redirect after the POST) to the origin `back_to` as well as to the settings host."""
+    # form-action also rules the redirect after a form's POST.
+    form_action = f"{SETTINGS_FORM_ACTION} {back_to}" if back_to else SETTINGS_FORM_ACTION
     headers = (
         ("content-type", "text/html; charset=utf-8"),
-        (
-            "content-security-policy",
-            content_security_policy(page.style_source, SETTINGS_FORM_ACTION),
-        ),
+        ("content-security-policy", content_security_policy(page.style_source, form_action)),
         # same-origin: the settings forms then send their real Origin header.
         ("referrer-policy", "same-origin"),
         ("cache-control", "no-store"),
@@ -187,9 +193,11 @@ class SettingsApp:
             return pages[route](request)
         if route == "/toggle" and request.method == "POST":
             return self.toggle(request)
+        if route == "/toggle/undo" and request.method == "POST":
+            return self.undo_toggle(request)
         if route in actions and request.method == "POST":
             return self.act(request, actions[route])
-        if route in pages or route in actions or route == "/toggle":
+        if route in pages or route in actions or route in ("/toggle", "/toggle/undo"):
             return self.message(405, "Method not allowed", f"{request.method} is not used here.")
         return self.message(404, "Not found", "There is no such Plainview page.")
 
@@ -251,8 +259,8 @@ class SettingsApp:
 
     # -- changes ---------------------------------------------------------------------
 
-    def act(self, request: WebRequest, action: Callable[[dict[str, str]], None]) -> WebReply:
-        """Check a settings POST, apply it, and go back to the settings page."""
+    def settings_form(self, request: WebRequest) -> dict[str, str] | WebReply:
+        """Return a settings POST's form, or the answer refusing it."""
         try:
             form = read_form(request)
         except FormError as error:
@@ -265,6 +273,13 @@ class SettingsApp:
         )
         if refusal:
             return self.message(403, "Refused", f"Not saved: {refusal}.")
+        return form
+
+    def act(self, request: WebRequest, action: Callable[[dict[str, str]], None]) -> WebReply:
+        """Check a settings POST, apply it, and go back to the settings page."""
+        form = self.settings_form(request)
+        if isinstance(form, WebReply):
+            return form
         try:
             action(form)
         except (FormError, ConfigWriteError) as error:
@@ -326,11 +341,78 @@ class SettingsApp:
         mode = form.get("mode", "")
         if host is None or mode not in ("reader", "original"):
             return self.message(400, "Not saved", "mode must be reader or original.")
+        previous = host_rule_mode(self.store.current().rules, host)
         try:
             self.store.set_rule(host, choose(form, "mode", MODES))
         except ConfigWriteError as error:
             return self.message(409, "Not saved", str(error), back_url=url)
+        if mode == "reader":  # the page itself shows it, with the rule's notice
+            return redirect(url)
+        # Every page of the site now goes out as it came: say so, and offer the way back.
+        token = self.secret
+        page = render_toggled(self.style(), host=host, url=url, previous=previous, token=token)
+        return html_reply(200, page, back_to=origin_of(url))
+
+    def undo_toggle(self, request: WebRequest) -> WebReply:
+        """Put a site's rule back as it was before "Always original", then go to the page."""
+        form = self.settings_form(request)
+        if isinstance(form, WebReply):
+            return form
+        url, previous = form.get("url", ""), form.get("previous", "")
+        host = safe_hostname(url)
+        if host is None or previous not in ("", UNSET_MODE, *MODES):
+            return self.message(400, "Not undone", "The form does not name a site and a mode.")
+        rules = self.store.current().rules
+        index = host_rule_index(rules, host)
+        if index is None or rules[index].mode != "original":
+            return self.message(409, "Not undone", f"The rule for {host} changed meanwhile.", url)
+        try:
+            self._restore(index, rules[index], previous)
+        except ConfigWriteError as error:
+            return self.message(409, "Not undone", str(error), back_url=url)
         return redirect(url)
+
+    def _restore(self, index: int, rule: Rule, previous: str) -> None:
+        """Put back a host rule's earlier mode: none (no rule), unset, or a mode."""
+        if previous == "":
+            self.store.remove_rule(index, expect=rule)
+        elif previous == UNSET_MODE:
+            unset: tuple[Field, ...] = ("mode",)
+            self.store.set_rule(rule.host, clear=unset)
+        else:
+            self.store.set_rule(rule.host, choose({"mode": previous}, "mode", MODES))
+
+
+# The host rule's mode before a toggle, when the rule was there but set no mode.
+UNSET_MODE = "default"
+
+
+def host_rule_index(rules: Sequence[Rule], host: str) -> int | None:
+    """Return the index of the last rule of exactly this host and no path (a toggle's)."""
+    matching = [i for i, rule in enumerate(rules) if (rule.host, rule.path) == (host, None)]
+    return matching[-1] if matching else None
+
+
+def host_rule_mode(rules: Sequence[Rule], host: str) -> str:
+    """Return what a toggle would replace: "" (no host rule), UNSET_MODE, or its mode."""
+    index = host_rule_index(rules, host)
+    if index is None:
+        return ""
+    return rules[index].mode or UNSET_MODE
+
+
+def origin_of(url: str) -> str:
+    """Return a URL's origin (scheme://host[:port]), as a CSP source."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def safe_hostname(url: str) -> str | None:
+    """Return a URL's host name, or None when it has none or cannot be read."""
+    try:
+        return urlsplit(url).hostname
+    except ValueError:
+        return None
 
 
 # Rules the settings page lists at once: 10,000 made a 13 MB page.

@@ -142,6 +142,8 @@ class SiteSettings:
     font_size: int = 100
     width: int = 40
     rule_index: int | None = None
+    # The matched rule's host and path when it sets the mode ("example.org/blog/").
+    mode_rule: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +200,7 @@ def _apply_rule(defaults: SiteSettings, rule: Rule, index: int) -> SiteSettings:
         font_size=defaults.font_size if rule.font_size is None else rule.font_size,
         width=defaults.width if rule.width is None else rule.width,
         rule_index=index,
+        mode_rule="" if rule.mode is None else f"{rule.host}{rule.path or ''}",
     )
 
 

@@ -456,11 +456,30 @@ def test_the_toggle_of_a_reader_view_is_saved_from_chromium_and_a_null_origin_is
             )
             assert forged.status == 403
             assert proxy_process.config.read_bytes() == saved
+            rule = b'host = "127.0.0.1"\nmode = "original"'
             with page.expect_navigation():
                 page.click("text=Always original on this site")
-            assert page.url == url
-            assert page.title() == "PWNED"  # back on the page, as the original
-        assert b'host = "127.0.0.1"\nmode = "original"' in proxy_process.config.read_bytes()
+            # Issue 30 (3): it says what it did, and takes it back in one step.
+            assert page.url == "http://plainview.proxy/toggle"
+            assert page.inner_text("h1") == "127.0.0.1: always the original"
+            assert rule in proxy_process.config.read_bytes()
+            with page.expect_navigation(url=url) as undone:
+                page.click("text=Undo")
+            response = undone.value
+            assert response is not None
+            assert response.headers["content-security-policy"].startswith(PLAINVIEW_CSP)
+            assert rule not in proxy_process.config.read_bytes()
+            # A reader view a site rule asks for says so.
+            assert page.query_selector("p.pv-rule") is None
+            with page.expect_navigation(url=url):
+                page.click("text=Always reader on this site")
+            assert page.inner_text("p.pv-rule") == "Always reader for 127.0.0.1: change"
+            with page.expect_navigation():
+                page.click("text=Always original on this site")
+            with page.expect_navigation(url=url):
+                page.click("text=Go on to the page")
+            assert page.title() == "PWNED"  # on the page, as the original
+        assert rule in proxy_process.config.read_bytes()
     finally:
         proxy_process.config.write_bytes(saved)
 

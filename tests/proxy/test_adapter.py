@@ -834,7 +834,7 @@ def rules_of(config: Path) -> list[tuple[str, str]]:
     return [(rule.host, rule.mode) for rule in ConfigStore(config).current().rules]
 
 
-def test_a_toggle_changes_the_rule_and_redirects_back(config: Path) -> None:
+def test_a_toggle_changes_the_rule_and_says_so(config: Path) -> None:
     async def body(h: Harness) -> None:
         page = make_flow()
         await h.cycle(page)
@@ -851,8 +851,10 @@ def test_a_toggle_changes_the_rule_and_redirects_back(config: Path) -> None:
                 scheme="https",
             )
         )
-        assert flow.response is not None and flow.response.status_code == 303
-        assert flow.response.headers["location"] == "https://news.example/story"
+        assert flow.response is not None and flow.response.status_code == 200
+        answer = lxml.html.document_fromstring(flow.response.content or b"")
+        assert answer.xpath("//a[@href='https://news.example/story']")  # on to the page
+        assert answer.xpath("//form[@action='/toggle/undo']")
         assert rules_of(config) == [("news.example", "original")]
         after = make_flow()
         before = snapshot(after)
@@ -1280,5 +1282,20 @@ def test_a_frame_of_a_page_too_short_for_a_reader_view_is_no_page_load(config: P
         assert is_reader(await h.cycle(plain_http_flow("/embed/clip.html", referer)))
         # Typed or from a bookmark (no Referer): a page load, framed elsewhere or not.
         assert is_reader(await h.cycle(plain_http_flow("/embed/player.html")))
+
+    harness(config, body)
+
+
+def test_a_reader_view_says_when_a_site_rule_asks_for_it(config: Path) -> None:
+    # Issue 30 (3): no page showed whether a site rule exists.
+    def note(flow: http.HTTPFlow) -> list[str]:
+        assert flow.response is not None
+        root = lxml.html.document_fromstring(flow.response.content or b"")
+        return [p.text_content() for p in root.xpath("//p[@class='pv-rule']")]
+
+    async def body(h: Harness) -> None:
+        assert note(await h.cycle(make_flow())) == []  # the defaults' mode
+        set_rule(config, "news.example", "reader")
+        assert note(await h.cycle(make_flow())) == ["Always reader for news.example: change"]
 
     harness(config, body)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import lxml.html
@@ -187,6 +188,17 @@ def test_toggles_and_show_original_are_present() -> None:
         assert form.xpath(".//button[@type='submit']")
     assert modes == ["original", "reader"]
     assert root.xpath("//a[.='Why this content?']/@href") == [LINKS.why_url]
+
+
+def test_a_reader_view_a_site_rule_made_says_so_and_links_to_the_settings() -> None:
+    # Issue 30 (3): neither kind of page showed whether a site rule exists.
+    plain = parse(render_reader(article(), URL, PageStyle(), LINKS))
+    assert plain.xpath("//p[@class='pv-rule']") == []
+    ruled = replace(LINKS, rule="news.example")
+    root = parse(render_reader(article(), URL, PageStyle(), ruled))
+    (note,) = root.xpath("//p[@class='pv-rule']")
+    assert note.text_content() == "Always reader for news.example: change"
+    assert note.xpath(".//a/@href") == [LINKS.settings_url]
 
 
 def test_csp_hash_matches_the_style_element() -> None:

@@ -199,11 +199,59 @@ def test_toggle_sets_the_site_rule_and_goes_back(app: SettingsApp, store: Config
     form = {"token": site_token(SECRET, "www.news.example"), "url": url, "mode": "original"}
     cross_site = {"origin": "https://www.news.example", "sec-fetch-site": "cross-site"}
     reply = post(app, "/toggle", form, cross_site)
-    assert (reply.status, header(reply, "location")) == (303, url)
+    assert reply.status == 200  # says what happened, and offers to undo it
     assert store.current().rules == (Rule("www.news.example", None, "original"),)
     form["mode"] = "reader"
-    assert post(app, "/toggle", form, {"origin": "https://www.news.example"}).status == 303
+    reply = post(app, "/toggle", form, {"origin": "https://www.news.example"})
+    assert (reply.status, header(reply, "location")) == (303, url)
     assert store.current().rules == (Rule("www.news.example", None, "reader"),)
+
+
+def undo_form(reply: WebReply) -> dict[str, str]:
+    """Return the fields of the undo form on a toggle's answer."""
+    (form,) = page(reply).xpath("//form[@action='/toggle/undo']")
+    return {field.get("name"): field.get("value") for field in form.xpath(".//input")}
+
+
+@pytest.mark.parametrize(
+    ("before", "after_undo"),
+    [
+        ((), ()),  # no rule: the new one goes
+        ((Rule("news.example", None, "reader"),), (Rule("news.example", None, "reader"),)),
+        # A rule that set only a theme keeps it, and the mode from the defaults again.
+        ((Rule("news.example", None, None, "dark"),), (Rule("news.example", None, None, "dark"),)),
+    ],
+)
+def test_always_original_says_what_it_did_and_is_undone_in_one_step(
+    app: SettingsApp, store: ConfigStore, before: tuple[Rule, ...], after_undo: tuple[Rule, ...]
+) -> None:
+    # Issue 30 (3): one click, no feedback; afterwards no page of the site offered
+    # a way back.
+    for rule in before:
+        store.set_rule(rule.host, rule.mode, theme=rule.theme)
+    url = "https://news.example/story"
+    form = {"token": site_token(SECRET, "news.example"), "url": url, "mode": "original"}
+    reply = post(app, "/toggle", form, {"origin": "https://news.example"})
+    # The undo's redirect back to the page is allowed, and only there.
+    assert "form-action 'self' http://plainview.proxy https://plainview.proxy " in header(
+        reply, "content-security-policy"
+    )
+    assert header(reply, "content-security-policy").count("https://news.example") == 1
+    root = page(reply)
+    assert "news.example" in root.xpath("//h1")[0].text_content()
+    assert root.xpath(f"//a[@href='{url}']") and root.xpath("//a[@href='/']")
+    assert store.current().rules[-1].mode == "original"
+    undo = undo_form(reply)
+    assert undo["token"] == SECRET and undo["url"] == url
+    # From another site, or without the token, nothing is undone.
+    assert post(app, "/toggle/undo", undo, {"origin": "https://evil.example"}).status == 403
+    assert post(app, "/toggle/undo", {**undo, "token": "x"}).status == 403
+    reply = post(app, "/toggle/undo", undo)
+    assert (reply.status, header(reply, "location")) == (303, url)
+    assert store.current().rules == after_undo
+    # Twice: the rule is no longer the one written; nothing changes.
+    assert post(app, "/toggle/undo", undo).status == 409
+    assert store.current().rules == after_undo
 
 
 @pytest.mark.parametrize(
