@@ -195,3 +195,50 @@ def test_a_reference_lists_entries_are_never_link_dense() -> None:
     text = _chosen_text(body, replace(EXTEND, spare_permalink_headings=True))
     assert "River Crossings" in text
     assert "A related story" not in text
+
+
+# A list whose items DANAg leaves unselected, between selected paragraphs: the
+# subtree brings them back, and with them the one item that is all link.
+_LIST = (
+    "<div id='post'><p>" + "The story opens with a long paragraph of prose. " * 8 + "</p>"
+    "<ul><li>Will it end up in the list of things I threw out?</li>"
+    "<li><a href='/where'>Where am I going to put it</a>?</li>"
+    "<li>Have I included this purchase in my budget?</li></ul>"
+    "<p>" + "The story closes with another paragraph of prose. " * 8 + "</p></div>"
+)
+
+
+def _list_text(body: str, extend: ExtendParams) -> str:
+    _, lines = _lines(body)
+    dense = [i for i, line in enumerate(lines) if "story" in line.text]
+    chosen = choose_content(lines, _selected_only(lines, dense), None, extend)
+    return " | ".join(" ".join(lines[i].text.split()) for i in chosen.lines)
+
+
+_WITHIN = ExtendParams(max_link_share=0.8, link_dense_min_run=2, keep_unselected_within=True)
+
+
+def test_a_link_item_among_prose_items_of_the_subtree_is_kept() -> None:
+    on = replace(_WITHIN, spare_within_subtree=True)
+    assert "Where am I going to put it" in _list_text(_LIST, on)
+    # Judged among DANAg's selected lines alone, its neighbours are not content.
+    assert "Where am I going to put it" not in _list_text(_LIST, _WITHIN)
+
+
+def test_a_link_item_among_short_or_linked_items_stays_out() -> None:
+    on = replace(_WITHIN, spare_within_subtree=True)
+    short = _LIST.replace("Will it end up in the list of things I threw out?", "Save: 5%")
+    assert "Where am I going to put it" not in _list_text(short, on)
+    linked = _LIST.replace(
+        "Have I included this purchase in my budget?",
+        "<a href='/t'>Have I included this purchase</a> in my budget?",
+    )
+    assert "Where am I going to put it" not in _list_text(linked, on)
+
+
+def test_a_link_line_between_lines_of_another_kind_stays_out() -> None:
+    on = replace(_WITHIN, spare_within_subtree=True)
+    mixed = _LIST.replace("<li>Will it end up in the list of things I threw out?</li>", "").replace(
+        "<ul>", "<p>Will it end up in the list of things I threw out?</p><ul>"
+    )
+    assert "Where am I going to put it" not in _list_text(mixed, on)
