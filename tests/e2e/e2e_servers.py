@@ -312,6 +312,21 @@ def add_rule(proxy: ProxyProcess, path: str, mode: str, host: str = "127.0.0.1")
         assert path.encode() in response.read()
 
 
+def set_defaults(proxy: ProxyProcess, **fields: str) -> None:
+    """Change the settings' defaults as the settings page's form does (blank: as they are)."""
+    form = {"token": proxy.secret, **fields}
+    request = urllib.request.Request(
+        "http://plainview.proxy/defaults",
+        data=urlencode(form).encode(),
+        headers={"Origin": "http://plainview.proxy", "Sec-Fetch-Site": "same-origin"},
+    )
+    opener = urllib.request.build_opener(
+        urllib.request.ProxyHandler({"http": f"http://{proxy.address}"})
+    )
+    with opener.open(request, timeout=30) as response:  # follows the 303 to the settings page
+        assert response.status == 200
+
+
 # Writes one raw answer to the connection it is given: 1xx heads, trickled
 # chunks, bodies shorter than their Content-Length.
 Script = Callable[[socket.socket], None]

@@ -19,6 +19,7 @@ from e2e_servers import (
     add_rule,
     article_html,
     serve_origin,
+    set_defaults,
 )
 from playwright.sync_api import (
     BrowserContext,
@@ -50,6 +51,17 @@ ENCODINGS = DATASET.parents[1] / "corpora" / "encodings"
 # Dataset articles whose extraction gives their real headline (checked by hand).
 ARTICLE_IDS = ("0074", "0020", "0060")
 RTL_PAGES = ("arabic_utf-8_rtl.html", "persian_utf-8_no-dir.html")
+# Firefox's reference pages, forced into the reader view for axe: those that once
+# had violations (lists holding bare text or lists, term lists without terms, an
+# empty heading, a blank alt, code that scrolls) and some long ones. All of them:
+# scripts/axe-audit.
+READABILITY = DATASET.parent / "readability-even"
+AXE_READABILITY = (
+    "cnet-svg-classes", "nytimes-5", "salon-1", "table-style-attributes", "toc-missing",
+    "wikipedia-3", "yahoo-2", "wikipedia", "medium-1", "lazy-image-2", "bbc-1",
+    "firefox-nightly-blog",
+)  # fmt: skip
+THEMES = ("light", "dark", "sepia")
 # How many dataset articles axe checks, spread evenly over the article ids.
 AXE_ARTICLES = 50
 PLAINVIEW_CSP = "default-src 'none'; img-src * data:; style-src 'sha256-"
@@ -107,6 +119,10 @@ def origin(origin_server: OriginServer, proxy_process: ProxyProcess) -> OriginSe
         origin_server.serve_dataset_page(page_id, "/axe/")
     # Not all of these articles pass the auto mode's check: a rule asks for the reader view.
     add_rule(proxy_process, "/axe/", "reader")
+    for name in AXE_READABILITY:
+        body = (READABILITY / name / "source.html").read_bytes()
+        origin_server.served[f"/re/{name}.html"] = Resource(body, html)
+    add_rule(proxy_process, "/re/", "reader")
     for name in RTL_PAGES:
         # A bare type: the charset must come from the page itself. No rule: these
         # short news pages get the reader view in auto mode.
@@ -246,6 +262,7 @@ def test_no_script_of_the_page_runs_in_the_reader_view(
         *(f"/wcxb/{page_id}.html" for page_id in ARTICLE_IDS),
         *(f"/axe/{page_id}.html" for page_id in AXE_ARTICLE_IDS),
         *(f"/rtl/{n}" for n in RTL_PAGES),
+        *(f"/re/{name}.html" for name in AXE_READABILITY),
     ],
 )
 def test_axe_finds_no_violation_in_the_reader_view(
@@ -260,6 +277,34 @@ def test_axe_finds_no_violation_in_the_reader_view(
         assert axe_violations(page) == []
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_axe_finds_no_violation_in_plainviews_own_pages_in_each_theme(
+    axe_browser: BrowserContext, origin: OriginServer, proxy_process: ProxyProcess, theme: str
+) -> None:
+    # Issue 30 (6): the settings page, a "why" page, the answer to "Always
+    # original" and a reader view, in light, dark and sepia.
+    saved = proxy_process.config.read_bytes()
+    set_defaults(proxy_process, mode="auto", theme=theme)
+    page = axe_browser.new_page()
+    try:
+        reader = page.goto(origin.url("/re/wikipedia-3.html"), wait_until="domcontentloaded")
+        assert reader is not None
+        assert page.evaluate("document.documentElement.dataset.theme") == theme
+        assert axe_violations(page) == []
+        page.goto("http://plainview.proxy/")
+        assert axe_violations(page) == []
+        page.click("a[href^='/why?id=']")
+        assert axe_violations(page) == []
+        page.goto(origin.url("/re/wikipedia-3.html"))
+        with page.expect_navigation():
+            page.click("text=Always original on this site")
+        assert page.url == "http://plainview.proxy/toggle"
+        assert axe_violations(page) == []
+    finally:
+        page.close()
+        proxy_process.config.write_bytes(saved)
 
 
 @pytest.mark.parametrize("name", RTL_PAGES)

@@ -279,8 +279,11 @@ def test_each_toggle_takes_effect_on_the_next_load(
     assert is_reader_view(listing)
     assert b"<main" in listing.body
 
-    back = submit(own_client, forms["original"], cross_site)
-    assert back.status == 200
+    # "Always original" says what it did and offers its undo, then the page is the original.
+    notice = submit(own_client, forms["original"], cross_site)
+    assert notice.status == 200
+    assert b"always the original" in notice.body and b'action="/toggle/undo"' in notice.body
+    back = own_client.fetch(article_url)
     assert not is_reader_view(back)
     assert sha256(back.body) == sha256(direct(article_url))
     assert sha256(own_client.fetch(listing_url).body) == sha256(direct(listing_url))

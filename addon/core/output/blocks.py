@@ -33,6 +33,7 @@ from addon.core.output.images import (
     scrub_image,
 )
 from addon.core.output.sanitise import Sanitiser, name_or_unwrap, scrub_link
+from addon.core.output.structure import mend_structure
 from addon.core.output.tags import (
     ALLOWED_ATTRS,
     BLOCKISH,
@@ -477,6 +478,7 @@ def _finish(raws: list[Element], ctx: _Context) -> list[Block]:
     etree.strip_tags(holder, UNWRAP, *unwrap)
     place_targets(holder, targets)
     drop_empty_items(holder)
+    mend_structure(holder)
     step_headings(holder)
     _cap_depth(holder)
     roots = list(holder)

@@ -115,8 +115,10 @@ def scrub_image(el: Element, base: UrlBase) -> bool:
         return True
     srcset = _lazy_srcset(el, base)
     src = image_source(el, base, srcset)
-    # An image the page left unnamed is named by its title, if it has one.
+    # An image the page left unnamed is named by its title, if it has one. An alt
+    # of spaces only (no-break spaces too) is the page's empty one: decorative.
     alt = el.get("alt", el.get("title"))
+    alt = "" if alt is not None and not alt.strip() else alt
     width, height = el.get("width"), el.get("height")
     el.attrib.clear()
     if src is None:

@@ -108,6 +108,9 @@ ALLOWED_ATTRS: dict[str, frozenset[str]] = {
     "td": frozenset({"colspan", "rowspan"}),
     "th": frozenset({"colspan", "rowspan", "scope"}),
     "ol": frozenset({"start"}),
+    # Set to 0 on every one by output/structure.py: they scroll sideways (plainview.css).
+    "pre": frozenset({"tabindex"}),
+    "table": frozenset({"tabindex"}),
 }
 
 

@@ -1,0 +1,133 @@
+"""Mend the structure that cleaning leaves invalid: lists, term lists, empty headings;
+make what scrolls focusable.
+
+A list item or a link taken out can leave a list holding bare text ("by" before
+a dropped author link), a list nested straight in a list (as some pages write
+it), a term list with no terms (a wiki's indentation), or a heading with no
+words (an icon without a name). Screen readers announce such markup wrongly,
+and axe-core flags it (`list`, `definition-list`, `empty-heading`).
+"""
+
+from __future__ import annotations
+
+from addon.core.output.tags import BLOCKISH, HEADINGS, Element, has_text, safe_text
+
+LISTS = ("ul", "ol")
+
+
+# What scrolls sideways in the reader page (plainview.css: code, wide tables).
+SCROLLERS = ("pre", "table")
+
+
+def mend_structure(holder: Element) -> None:
+    """Make every list hold items only, unfold term lists without terms, unwrap headings
+    that say nothing, and let the keyboard reach what scrolls."""
+    # WCAG 2.1.1: a region that scrolls must be reachable by keyboard to be
+    # scrolled (axe-core: scrollable-region-focusable); the page's own value goes.
+    for scroller in holder.iter(*SCROLLERS):
+        scroller.set("tabindex", "0")
+    for term_list in list(holder.iter("dl")):
+        if term_list.find("dt") is None:
+            unfold_term_list(term_list)
+    for items in list(holder.iter(*LISTS)):
+        mend_list(items)
+    for heading in list(holder.iter(*HEADINGS)):
+        if not has_text(heading) and not heading.xpath(".//img[normalize-space(@alt)]"):
+            unwrap(heading)
+
+
+def mend_list(items: Element) -> None:
+    """Put what a list holds outside its items into items: after an item, into it."""
+    children = list(items)
+    first = next((i for i, child in enumerate(children) if child.tag == "li"), None)
+    if first is None and not children:
+        items.tag = "p"  # bare words ("by", its author link gone): a paragraph
+        return
+    # Wrapped, not unwrapped: a list is a block of its own, which a repeated run
+    # or a reader's eye takes whole ("REQUIRED", "LINUX", the requirements).
+    first = len(children) if first is None else first
+    if (items.text or "").strip() or first:
+        item = items.makeelement("li")
+        item.text, items.text = safe_text(items.text), None
+        item.extend(children[:first])
+        items.insert(0, item)
+    for child in list(items):
+        if child.tag != "li" and isinstance(child.tag, str):
+            previous = child.getprevious()
+            assert previous is not None  # the first child is an item now
+            previous.append(child)
+    for child in items:
+        _take_tail(child)
+
+
+def _holds_blocks(element: Element) -> bool:
+    """Tell whether an element holds a block-like element."""
+    return next(element.iterdescendants(*BLOCKISH), None) is not None
+
+
+def _take_tail(item: Element) -> None:
+    """Move the text after an item into it, at its end."""
+    tail = item.tail
+    if not tail or not tail.strip():
+        return
+    item.tail = None
+    if len(item):
+        item[-1].tail = safe_text((item[-1].tail or "") + tail)
+    else:
+        item.text = safe_text((item.text or "") + tail)
+
+
+def unfold_term_list(term_list: Element) -> None:
+    """Turn a term list without terms (a wiki's indented lines) into its descriptions:
+    each a paragraph, or its blocks when it holds some."""
+    for description in list(term_list.iterchildren("dd")):
+        if _holds_blocks(description):
+            _paragraphs_around(description)
+            unwrap(description)
+        else:
+            description.tag = "p"
+    _paragraphs_around(term_list)
+    unwrap(term_list)
+
+
+def _paragraphs_around(element: Element) -> None:
+    """Put the words an element holds beside its children into paragraphs: unwrapped
+    among blocks, they would stand in none."""
+    if (element.text or "").strip():
+        paragraph = element.makeelement("p")
+        paragraph.text, element.text = safe_text(element.text), None
+        element.insert(0, paragraph)
+    for child in list(element):
+        if (child.tail or "").strip():
+            paragraph = element.makeelement("p")
+            paragraph.text, child.tail = safe_text(child.tail), None
+            child.addnext(paragraph)
+
+
+def unwrap(element: Element) -> None:
+    """Replace an element by its content, in place; its id goes to its first child."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    ident = element.get("id")
+    if ident and len(element) and element[0].get("id") is None:
+        element[0].set("id", ident)
+    previous = element.getprevious()
+    _append_text(parent, previous, element.text)
+    children = list(element)
+    index = parent.index(element)
+    tail = element.tail
+    parent.remove(element)  # its tail goes with it: put back below
+    for offset, child in enumerate(children):
+        parent.insert(index + offset, child)
+    _append_text(parent, children[-1] if children else previous, tail)
+
+
+def _append_text(parent: Element, before: Element | None, text: str | None) -> None:
+    """Add text after `before` (a child of parent), or at the start of parent."""
+    if not text:
+        return
+    if before is not None:
+        before.tail = safe_text((before.tail or "") + text)
+    else:
+        parent.text = safe_text((parent.text or "") + text)
