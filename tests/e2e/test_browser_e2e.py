@@ -307,6 +307,26 @@ def test_axe_finds_no_violation_in_plainviews_own_pages_in_each_theme(
         proxy_process.config.write_bytes(saved)
 
 
+def test_no_page_scrolls_sideways_at_320_css_pixels(
+    browser: OpenBrowser, origin: OriginServer, proxy_process: ProxyProcess
+) -> None:
+    # Issue 30 (5), WCAG 1.4.10: the settings page was 473 px wide on a 390 px
+    # phone (its rules table), the "why" page 2,038 px (its parameters table).
+    long_prefix = "/a-long-path-prefix-for-the-rules-table/that-goes-on-and-on/"
+    add_rule(proxy_process, long_prefix, "reader")
+    width = "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    with browser(viewport={"width": 320, "height": 640}) as context:
+        page, _ = open_reader(context, origin.url("/re/wikipedia-3.html"))
+        assert page.evaluate(width) == [320, 320]
+        page.goto("http://plainview.proxy/")
+        assert page.evaluate(width) == [320, 320]
+        page.click("a[href^='/why?id=']")
+        assert page.evaluate(width) == [320, 320]
+        # What is still wider scrolls in a box of its own, which the keyboard reaches.
+        boxes = page.eval_on_selector_all(".scroll", "els => els.map(e => e.tabIndex)")
+        assert boxes and all(index == 0 for index in boxes)
+
+
 @pytest.mark.parametrize("name", RTL_PAGES)
 def test_short_rtl_news_pages_get_the_reader_view_in_auto_mode(
     browser: OpenBrowser, origin: OriginServer, name: str
