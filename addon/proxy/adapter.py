@@ -288,6 +288,7 @@ def reader_links(
         token=site_token(secret, host),
         why_url=f"{settings}why?id={record_id}",
         rule=rule,
+        style_action=f"{settings}style",
     )
 
 

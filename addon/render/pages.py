@@ -65,7 +65,9 @@ class ReaderLinks:
     settings_url: str
     token: str
     why_url: str = ""
-    rule: str = ""  # the site rule that asks for the reader view ("example.org/blog/"), if one does
+    # The site rule that asks for the reader view ("example.org/blog/"), if one does.
+    rule: str = ""
+    style_action: str = ""  # where the "Aa" panel posts; "" leaves the panel out
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +160,37 @@ def render_reader(
         # Block.html is sanitised by the core; it must not be escaped again.
         content=Markup(quiet_images(article.html)),  # the core set the heading levels
         links=links,
+        controls=reader_controls(style),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderControls:
+    """The choices of the reader page's "Aa" panel, and the page's own values among them."""
+
+    sizes: tuple[int, ...]
+    themes: tuple[str, ...]
+    widths: tuple[int, ...]
+    font_size: int
+    theme: str
+    width: int
+
+
+# Text sizes (percent) and column widths (em) the "Aa" panel offers.
+PANEL_SIZES = (80, 90, 100, 110, 125, 150, 175, 200, 250, 300)
+PANEL_WIDTHS = (30, 35, 40, 45, 50, 60, 80)
+
+
+def reader_controls(style: PageStyle) -> ReaderControls:
+    """Return the panel's choices, the page's own values among them."""
+    size, width = int(style.font_size), int(style.width)
+    return ReaderControls(
+        sizes=tuple(sorted({*PANEL_SIZES, size})),
+        themes=THEMES,
+        widths=tuple(sorted({*PANEL_WIDTHS, width})),
+        font_size=size,
+        theme=style.theme if style.theme in THEMES else "auto",
+        width=width,
     )
 
 

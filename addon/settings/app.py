@@ -195,9 +195,11 @@ class SettingsApp:
             return self.toggle(request)
         if route == "/toggle/undo" and request.method == "POST":
             return self.undo_toggle(request)
+        if route == "/style" and request.method == "POST":
+            return self.restyle(request)
         if route in actions and request.method == "POST":
             return self.act(request, actions[route])
-        if route in pages or route in actions or route in ("/toggle", "/toggle/undo"):
+        if route in pages or route in actions or route in ("/toggle", "/toggle/undo", "/style"):
             return self.message(405, "Method not allowed", f"{request.method} is not used here.")
         return self.message(404, "Not found", "There is no such Plainview page.")
 
@@ -352,6 +354,45 @@ class SettingsApp:
         token = self.secret
         page = render_toggled(self.style(), host=host, url=url, previous=previous, token=token)
         return html_reply(200, page, back_to=origin_of(url))
+
+    def restyle(self, request: WebRequest) -> WebReply:
+        """Save a reader page's "Aa" panel for its site or for every site, then go back."""
+        try:
+            form = read_form(request)
+            style = style_form(form)
+        except FormError as error:
+            return self.message(400, "Not saved", str(error))
+        url = form.get("url", "")
+        refusal = refuse_toggle_post(
+            form.get("token", ""), self.secret, request.headers.get("origin"), url
+        )
+        if refusal:
+            return self.message(403, "Refused", f"Not saved: {refusal}.")
+        host, scope = safe_hostname(url), form.get("scope", "")
+        if host is None or scope not in ("site", "all"):
+            return self.message(400, "Not saved", "scope must be site or all.")
+        try:
+            self._save_style(url if scope == "site" else None, style)
+        except ConfigWriteError as error:
+            return self.message(409, "Not saved", str(error), back_url=url)
+        return redirect(url)
+
+    def _save_style(self, url: str | None, style: StyleForm) -> None:
+        """Save text size, theme and width in the rule the page follows (a new rule for its
+        host if none), or as the defaults (None)."""
+        theme, font_size, width = style.theme, style.font_size, style.width
+        if url is None:
+            self.store.set_defaults(theme=theme, font_size=font_size, width=width)
+            return
+        # The rule the page follows, changed in place: a new host rule after it
+        # would win and take its mode away (the last match wins).
+        parts = urlsplit(url)
+        config = self.store.current()
+        index = config.settings_for(parts.netloc, parts.path or "/").rule_index
+        host, path = (parts.hostname or "", None) if index is None else (
+            config.rules[index].host, config.rules[index].path
+        )
+        self.store.set_rule(host, None, path, theme=theme, font_size=font_size, width=width)
 
     def undo_toggle(self, request: WebRequest) -> WebReply:
         """Put a site's rule back as it was before "Always original", then go to the page."""

@@ -307,6 +307,40 @@ def test_axe_finds_no_violation_in_plainviews_own_pages_in_each_theme(
         proxy_process.config.write_bytes(saved)
 
 
+def test_the_aa_panel_changes_the_next_load_and_no_other_site_may_post_it(
+    browser: OpenBrowser, origin: OriginServer, proxy_process: ProxyProcess
+) -> None:
+    # Issue 30 (4): text size, colours and width on the reader page itself, without
+    # script; the text size scales the toolbar too (it did not).
+    saved = proxy_process.config.read_bytes()
+    toolbar = "parseFloat(getComputedStyle(document.querySelector('.toolbar')).fontSize)"
+    try:
+        with browser() as context:
+            page, _ = open_reader(context, origin.url("/re/wikipedia-3.html"))
+            before = page.evaluate(toolbar)
+            page.click(".pv-aa summary")
+            page.select_option("select[name=font_size]", "200")
+            page.select_option("select[name=theme]", "sepia")
+            with page.expect_navigation(url=origin.url("/re/wikipedia-3.html")) as applied:
+                page.click("text=Apply")
+            response = applied.value
+            assert response is not None
+            assert response.headers["content-security-policy"].startswith(PLAINVIEW_CSP)
+            assert page.evaluate("document.documentElement.dataset.theme") == "sepia"
+            assert page.evaluate(toolbar) == pytest.approx(before * 2, rel=0.05)
+            # The /re/ rule took the style: its mode stays, the next page is a reader view.
+            assert 'path = "/re/"' in proxy_process.config.read_text(encoding="utf-8")
+            fields = page.eval_on_selector(
+                ".pv-aa form", "f => Object.fromEntries(new FormData(f))"
+            )
+            forged = page.request.post(
+                "http://plainview.proxy/style", form=fields, headers={"Origin": "http://evil.test"}
+            )
+            assert forged.status == 403
+    finally:
+        proxy_process.config.write_bytes(saved)
+
+
 def test_no_page_scrolls_sideways_at_320_css_pixels(
     browser: OpenBrowser, origin: OriginServer, proxy_process: ProxyProcess
 ) -> None:

@@ -201,6 +201,33 @@ def test_a_reader_view_a_site_rule_made_says_so_and_links_to_the_settings() -> N
     assert note.xpath(".//a/@href") == [LINKS.settings_url]
 
 
+def test_the_reader_page_has_its_text_and_colour_controls_without_script() -> None:
+    # Issue 30 (4): text size, colours and width were only on the settings page.
+    links = replace(LINKS, style_action="https://plainview.proxy/style")
+    root = parse(render_reader(article(), URL, PageStyle(theme="sepia", font_size=120), links))
+    (panel,) = root.xpath("//details[@class='pv-aa']")
+    assert panel.xpath("./summary")[0].text_content().startswith("Aa")
+    (form,) = panel.xpath(".//form")
+    assert (form.get("method"), form.get("action")) == ("post", "https://plainview.proxy/style")
+    fields = {i.get("name"): i.get("value") for i in form.xpath(".//input[@type='hidden']")}
+    assert fields == {"token": "tok123", "url": URL}
+    chosen = {s.get("name"): s.xpath("./option[@selected]/@value") for s in form.xpath(".//select")}
+    assert chosen == {"font_size": ["120"], "theme": ["sepia"], "width": ["40"]}
+    scopes = form.xpath(".//input[@name='scope']")
+    choices = [(i.get("value"), i.get("checked")) for i in scopes]
+    assert choices == [("site", "checked"), ("all", None)]
+    assert root.xpath("//script") == []
+
+
+def test_text_size_scales_the_toolbar_byline_and_footer_too() -> None:
+    # Issue 30 (4): at 200% the article grew, its byline, date and toolbar did not.
+    css = style_text(parse(render_reader(article(), URL, PageStyle(font_size=200), LINKS)))
+    pattern = r"(\.toolbar|\.meta|\.page-footer) \{[^}]*?font-size: ([\d.]+r?em)"
+    sizes = dict(re.findall(pattern, css))
+    assert set(sizes) == {".toolbar", ".meta", ".page-footer"}
+    assert not any(size.endswith("rem") for size in sizes.values())
+
+
 def test_csp_hash_matches_the_style_element() -> None:
     page = render_reader(article(), URL, PageStyle(theme="dark", font_size=120, width=35), LINKS)
     css = style_text(parse(page))

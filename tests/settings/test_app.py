@@ -326,3 +326,53 @@ def test_the_settings_page_lists_the_rules_a_page_at_a_time(
     assert rows("/?rules=x")[0] == first
     # A rule's remove form still names it by its place in the whole file.
     assert page(get(app, "/?rules=3")).xpath("//input[@name='index']/@value")[0] == "200"
+
+
+def test_the_reader_pages_style_panel_saves_for_the_site_or_everywhere(
+    app: SettingsApp, store: ConfigStore
+) -> None:
+    # Issue 30 (4): the "Aa" panel posts from the reader page, on the site's origin.
+    url = "https://news.example/story"
+    form = {
+        "token": site_token(SECRET, "news.example"), "url": url, "scope": "site",
+        "font_size": "150", "theme": "dark", "width": "50",
+    }  # fmt: skip
+    from_page = {"origin": "https://news.example", "sec-fetch-site": "cross-site"}
+    reply = post(app, "/style", form, from_page)
+    assert (reply.status, header(reply, "location")) == (303, url)
+    assert store.current().rules == (Rule("news.example", None, None, "dark", 150, 50),)
+    reply = post(app, "/style", {**form, "scope": "all", "font_size": "200"}, from_page)
+    assert reply.status == 303
+    defaults = store.current().defaults
+    assert (defaults.theme, defaults.font_size, defaults.width) == ("dark", 200, 50)
+    assert defaults.mode == "auto"  # the mode is the panel's to leave alone
+
+
+def test_the_style_panel_changes_the_rule_the_page_follows(
+    app: SettingsApp, store: ConfigStore
+) -> None:
+    # A new host rule after a path rule would win, and take its mode away.
+    store.set_rule(".news.example", "reader", "/long-reads/")
+    url = "https://www.news.example/long-reads/story"
+    form = {"token": site_token(SECRET, "www.news.example"), "url": url, "scope": "site"}
+    reply = post(app, "/style", {**form, "font_size": "125"}, {"origin": "https://www.news.example"})
+    assert reply.status == 303
+    assert store.current().rules == (Rule(".news.example", "/long-reads/", "reader", None, 125),)
+
+
+def test_style_panel_posts_that_are_not_genuine_change_nothing(
+    app: SettingsApp, store: ConfigStore
+) -> None:
+    url = "https://news.example/story"
+    token = site_token(SECRET, "news.example")
+    good = {"token": token, "url": url, "scope": "site", "theme": "dark"}
+    before = store.path.read_bytes()
+    evil = {"origin": "https://evil.example", "sec-fetch-site": "cross-site"}
+    assert post(app, "/style", good, evil).status == 403
+    assert post(app, "/style", {**good, "token": SECRET}, {"origin": "null"}).status == 403
+    other = {**good, "token": site_token(SECRET, "other.example")}
+    assert post(app, "/style", other, {"origin": "https://news.example"}).status == 403
+    page = {"origin": "https://news.example"}
+    assert post(app, "/style", {**good, "font_size": "9999"}, page).status == 400
+    assert post(app, "/style", {**good, "scope": "x"}, page).status == 400
+    assert store.path.read_bytes() == before
