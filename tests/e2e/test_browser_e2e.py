@@ -375,6 +375,31 @@ def test_short_rtl_news_pages_get_the_reader_view_in_auto_mode(
         assert page.locator("main article h1").inner_text().strip() == heading.strip()
 
 
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_screenshots_of_the_aa_panel_the_settings_and_the_why_pages(
+    browser: OpenBrowser, origin: OriginServer, width: int, height: int
+) -> None:
+    # Issue 30: each at a desktop's and a phone's size, none scrolling sideways.
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    sideways = "document.documentElement.scrollWidth > document.documentElement.clientWidth"
+    with browser(viewport={"width": width, "height": height}) as context:
+        page, _ = open_reader(context, origin.url("/re/wikipedia-3.html"))
+        page.click(".pv-aa summary")
+        shots = {"reader-aa-panel": page}
+        settings, _ = open_reader(context, "http://plainview.proxy/")
+        shots["settings"] = settings
+        why, _ = open_reader(context, "http://plainview.proxy/")
+        why.click("a[href^='/why?id=']")
+        shots["why"] = why
+        for name, shown in shots.items():
+            target = ARTIFACTS / f"{name}-{width}x{height}.png"
+            target.unlink(missing_ok=True)
+            shown.screenshot(path=str(target))
+            assert target.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+            assert target.stat().st_size > MIN_SCREENSHOT_BYTES
+            assert not shown.evaluate(sideways), name
+
+
 @pytest.mark.parametrize(
     ("name", "path", "scheme"),
     [
