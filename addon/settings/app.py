@@ -327,18 +327,26 @@ class SettingsApp:
             raise FormError("the rules changed meanwhile; nothing removed")
         self.store.remove_rule(index, expect=rules[index])
 
-    def toggle(self, request: WebRequest) -> WebReply:
-        """Set a reader page's site to always reader or always original, then go back."""
+    def page_form(self, request: WebRequest) -> dict[str, str] | WebReply:
+        """Return the form a reader page posted, or the answer refusing it: the site's
+        token, from that site's origin or the settings host's."""
         try:
             form = read_form(request)
         except FormError as error:
             return self.message(400, "Not saved", str(error))
-        url = form.get("url", "")
         refusal = refuse_toggle_post(
-            form.get("token", ""), self.secret, request.headers.get("origin"), url
+            form.get("token", ""), self.secret, request.headers.get("origin"), form.get("url", "")
         )
         if refusal:
             return self.message(403, "Refused", f"Not saved: {refusal}.")
+        return form
+
+    def toggle(self, request: WebRequest) -> WebReply:
+        """Set a reader page's site to always reader or always original, then go back."""
+        form = self.page_form(request)
+        if isinstance(form, WebReply):
+            return form
+        url = form.get("url", "")
         host = urlsplit(url).hostname
         mode = form.get("mode", "")
         if host is None or mode not in ("reader", "original"):
@@ -357,17 +365,14 @@ class SettingsApp:
 
     def restyle(self, request: WebRequest) -> WebReply:
         """Save a reader page's "Aa" panel for its site or for every site, then go back."""
+        form = self.page_form(request)
+        if isinstance(form, WebReply):
+            return form
         try:
-            form = read_form(request)
             style = style_form(form)
         except FormError as error:
             return self.message(400, "Not saved", str(error))
         url = form.get("url", "")
-        refusal = refuse_toggle_post(
-            form.get("token", ""), self.secret, request.headers.get("origin"), url
-        )
-        if refusal:
-            return self.message(403, "Refused", f"Not saved: {refusal}.")
         host, scope = safe_hostname(url), form.get("scope", "")
         if host is None or scope not in ("site", "all"):
             return self.message(400, "Not saved", "scope must be site or all.")

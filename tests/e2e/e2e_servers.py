@@ -298,26 +298,19 @@ def fetch_through(
 
 def add_rule(proxy: ProxyProcess, path: str, mode: str, host: str = "127.0.0.1") -> None:
     """Save a rule for a path of a host as the settings page's form does."""
-    form = {"token": proxy.secret, "host": host, "path": path, "mode": mode}
-    request = urllib.request.Request(
-        "http://plainview.proxy/rules",
-        data=urlencode(form).encode(),
-        headers={"Origin": "http://plainview.proxy", "Sec-Fetch-Site": "same-origin"},
-    )
-    opener = urllib.request.build_opener(
-        urllib.request.ProxyHandler({"http": f"http://{proxy.address}"})
-    )
-    with opener.open(request, timeout=30) as response:  # follows the 303 to the settings page
-        assert response.status == 200
-        assert path.encode() in response.read()
+    post_settings(proxy, "/rules", {"host": host, "path": path, "mode": mode}, shows=path)
 
 
 def set_defaults(proxy: ProxyProcess, **fields: str) -> None:
     """Change the settings' defaults as the settings page's form does (blank: as they are)."""
-    form = {"token": proxy.secret, **fields}
+    post_settings(proxy, "/defaults", fields)
+
+
+def post_settings(proxy: ProxyProcess, path: str, fields: dict[str, str], shows: str = "") -> None:
+    """POST a settings form with the token, from the settings page; it must land back there."""
     request = urllib.request.Request(
-        "http://plainview.proxy/defaults",
-        data=urlencode(form).encode(),
+        f"http://plainview.proxy{path}",
+        data=urlencode({"token": proxy.secret, **fields}).encode(),
         headers={"Origin": "http://plainview.proxy", "Sec-Fetch-Site": "same-origin"},
     )
     opener = urllib.request.build_opener(
@@ -325,6 +318,7 @@ def set_defaults(proxy: ProxyProcess, **fields: str) -> None:
     )
     with opener.open(request, timeout=30) as response:  # follows the 303 to the settings page
         assert response.status == 200
+        assert shows.encode() in response.read()
 
 
 # Writes one raw answer to the connection it is given: 1xx heads, trickled

@@ -62,6 +62,12 @@ AXE_READABILITY = (
     "firefox-nightly-blog",
 )  # fmt: skip
 THEMES = ("light", "dark", "sepia")
+# Headers that let Chromium keep a page and ask again with If-None-Match.
+CACHEABLE = (
+    ("Content-Type", "text/html; charset=utf-8"),
+    ("Cache-Control", "public, max-age=3600"),
+    ("ETag", '"v1"'),
+)
 # How many dataset articles axe checks, spread evenly over the article ids.
 AXE_ARTICLES = 50
 PLAINVIEW_CSP = "default-src 'none'; img-src * data:; style-src 'sha256-"
@@ -467,13 +473,8 @@ def test_show_original_is_once_and_a_mode_change_is_seen_at_once_on_cacheable_pa
     # Issue 29 (4): the original went out with the page's own caching headers, so
     # the next load came from Chromium's cache (or a 304 to its If-None-Match
     # passed through): the original, with its scripts, again.
-    cacheable = (
-        ("Content-Type", "text/html; charset=utf-8"),
-        ("Cache-Control", "public, max-age=3600"),
-        ("ETag", '"v1"'),
-    )
-    origin.served["/cached/story.html"] = Resource(HOSTILE_PAGE, cacheable)
-    origin.served["/cached-mode/story.html"] = Resource(HOSTILE_PAGE, cacheable)
+    origin.served["/cached/story.html"] = Resource(HOSTILE_PAGE, CACHEABLE)
+    origin.served["/cached-mode/story.html"] = Resource(HOSTILE_PAGE, CACHEABLE)
     url = origin.url("/cached/story.html")
     with browser() as context:
         page, first = open_reader(context, url)
@@ -501,12 +502,7 @@ def test_read_this_page_once_from_an_original_page_by_bookmark_and_from_recent_p
     # Issue 30 (2): on a page shown as the original there was no way into the
     # reader view but a site rule. The bookmarklet from the settings page and the
     # recent pages' link each give one reader view of that page; no rule is written.
-    cacheable = (
-        ("Content-Type", "text/html; charset=utf-8"),
-        ("Cache-Control", "public, max-age=3600"),
-        ("ETag", '"v1"'),
-    )
-    origin.served["/once/story.html"] = Resource(HOSTILE_PAGE, cacheable)
+    origin.served["/once/story.html"] = Resource(HOSTILE_PAGE, CACHEABLE)
     add_rule(proxy_process, "/once/", "original")
     rules = proxy_process.config.read_text(encoding="utf-8")
     url = origin.url("/once/story.html")
