@@ -153,7 +153,7 @@ GLOBAL_ATTRS = frozenset({"dir", "lang", "id"})
 READER_ID_PREFIX = "pv-"
 LINK_REL = frozenset({"noopener", "noreferrer"})
 # The template's own chrome: the toolbar forms and the head's meta elements.
-_FORM_PARTS = frozenset({"form", "input", "button"})
+_FORM_PARTS = frozenset({"form", "input", "button", "select", "textarea"})
 _META_ATTRS = frozenset({"charset", "name", "content"})
 _SCHEME_RE = re.compile(r"([a-z][a-z0-9+.\-]*):")
 _URL_NOISE_RE = re.compile(r"[\t\n\r]")
@@ -229,7 +229,8 @@ def element_problem(el: Element, links: ReaderLinks) -> str:
         return f"<meta {' '.join(names)}>"
     if tag in _FORM_PARTS and not _in_toolbar(el):
         return f"<{tag}> outside the toolbar"
-    if tag == "form" and el.get("action") != links.toggle_action:
+    # The toolbar's own forms post to Plainview's settings host: the toggles and "Aa".
+    if tag == "form" and el.get("action") not in (links.toggle_action, links.style_action):
         return f"<form action={el.get('action')!r}>"
     return ""
 

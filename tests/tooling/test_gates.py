@@ -103,6 +103,14 @@ def test_the_head_and_toolbar_are_checked_too() -> None:
     assert "2 <style> elements" in problems("<p>x</p>", head="<style>p{}</style>")
     rogue = '<form method="post" action="https://evil.example/"></form>'
     assert "<form action='https://evil.example/'>" in problems("<p>x</p>", toolbar=rogue)
+    # The "Aa" panel posts to the settings host: Plainview's own form.
+    panel = (
+        f'<details class="pv-aa"><summary>Aa</summary><form method="post" '
+        f'action="{LINKS.style_action}"><select name="theme"><option>dark</option></select>'
+        "<button>Apply</button></form></details>"
+    )
+    assert LINKS.style_action and problems("<p>x</p>", toolbar=panel) == []
+    assert "<select> outside the toolbar" in problems("<p><select></select></p>")
 
 
 def test_a_page_without_the_reader_article_is_refused() -> None:
