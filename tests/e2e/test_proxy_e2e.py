@@ -205,7 +205,7 @@ def is_reader_view(fetched: Fetched) -> bool:
 def recent_record(client: Client, url: str) -> list[str]:
     """Return the settings page's newest recent-pages row for a URL: page, done, why."""
     page = lxml.html.document_fromstring(client.fetch(f"http{SETTINGS}").body)
-    rows = page.xpath("//h2[.='Recent pages']/following-sibling::table[1]/tbody/tr")
+    rows = page.xpath("(//h2[.='Recent pages']/following::table)[1]/tbody/tr")
     row = next(row for row in rows if row.xpath("./td[1]/a/@href") == [url])
     return [cell.text_content().strip() for cell in row.findall("td")][:3]
 
