@@ -604,6 +604,25 @@ def test_the_toggle_of_a_reader_view_is_saved_from_chromium_and_a_null_origin_is
         proxy_process.config.write_bytes(saved)
 
 
+def assert_frames_are_originals(page: Page, urls: list[str], *, min_chars: int) -> None:
+    """Check that each frame shows its page as it is (a refused frame is at another URL,
+    Chromium's error page)."""
+    for url in urls:
+        frame = page.frame(url=url)
+        assert frame is not None, url
+        assert "pv-content" not in frame.content()
+        assert frame.evaluate("document.body.innerText.length") > min_chars
+
+
+def assert_link_opens_a_reader_view(page: Page, selector: str) -> None:
+    """Click a link on the page and check that a reader view comes back."""
+    with page.expect_navigation() as clicked:
+        page.click(selector)
+    response = clicked.value
+    assert response is not None
+    assert response.headers["content-security-policy"].startswith(PLAINVIEW_CSP)
+
+
 def test_a_frame_on_a_page_is_the_original_by_its_fetch_metadata(
     browser: OpenBrowser, origin: OriginServer, proxy_process: ProxyProcess
 ) -> None:
@@ -629,17 +648,8 @@ def test_a_frame_on_a_page_is_the_original_by_its_fetch_metadata(
         add_rule(proxy_process, "/framing/page.html", "original")
         with browser() as context:
             page, _ = open_reader(context, origin.url("/framing/page.html"))
-            # A refused frame shows Chromium's error page, at another URL.
-            frame = page.frame(url=framed)
-            assert frame is not None
-            assert "pv-content" not in frame.content()
-            assert frame.evaluate("document.body.innerText.length") > 1000
-            # A link on the page to its own site still opens as a reader view.
-            with page.expect_navigation() as clicked:
-                page.click("#same")
-            response = clicked.value
-            assert response is not None
-            assert response.headers["content-security-policy"].startswith(PLAINVIEW_CSP)
+            assert_frames_are_originals(page, [framed], min_chars=1000)
+            assert_link_opens_a_reader_view(page, "#same")  # to the page's own site
 
 
 def test_frames_of_a_plain_http_page_shown_as_the_original_are_the_originals(
@@ -672,14 +682,6 @@ def test_frames_of_a_plain_http_page_shown_as_the_original_are_the_originals(
         with browser() as context:
             page, response = open_reader(context, f"{site}/framing/plain.html")
             assert "sec-fetch-dest" not in response.request.all_headers()
-            for url in (framed, f"{site}/framing/inner.html?a=1&b=2"):
-                frame = page.frame(url=url)  # a refused frame is at chrome-error://
-                assert frame is not None, url
-                assert "pv-content" not in frame.content()
-                assert frame.evaluate("document.body.innerText.length") > 2000
-            # A link on the page still opens as a reader view.
-            with page.expect_navigation() as clicked:
-                page.click("#same")
-            response = clicked.value
-            assert response is not None
-            assert response.headers["content-security-policy"].startswith(PLAINVIEW_CSP)
+            inner = f"{site}/framing/inner.html?a=1&b=2"
+            assert_frames_are_originals(page, [framed, inner], min_chars=2000)
+            assert_link_opens_a_reader_view(page, "#same")

@@ -6,20 +6,11 @@ import gzip
 import zlib
 
 import pytest
+from hand_clock import Clock
 
 from addon.proxy.frames import CARRY_BYTES, BodyText, Frames, FrameScan, address
 
 PAGE = "http://news.example/story.html"
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def scan(frames: Frames, body: bytes, coding: str = "", limit: int = 1 << 20) -> None:

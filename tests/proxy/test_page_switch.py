@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from hand_clock import Clock
 
 from addon.proxy.page_switch import OneTimePasses, strip_marker, with_marker
 
@@ -46,16 +47,6 @@ def test_with_marker(url: str, marked: str) -> None:
     assert strip_marker(path)[1] == "original"
     reader = with_marker(url, "reader")
     assert reader == marked.replace("plainview=original", "plainview=reader")
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_a_pass_works_once_with_its_mode() -> None:
