@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from urllib.parse import urljoin
 
@@ -32,6 +32,12 @@ from addon.core.heuristics.names import (
 )
 from addon.core.heuristics.parse import parse
 from addon.core.heuristics.readerable import content_share, is_readerable
+from addon.core.heuristics.site_memory import (
+    SiteMemory,
+    fingerprint,
+    forget_template,
+    page_fingerprints,
+)
 from addon.core.heuristics.tree import Chosen, choose_content, line_of
 from addon.core.output.blocks import build_blocks, kept_text
 from addon.core.output.furniture import (
@@ -80,10 +86,14 @@ def extract(
     content_type: str | None = None,
     params: ExtractParams | None = None,
     audit: bool = False,
+    memory: SiteMemory | None = None,
+    learn: bool = False,
 ) -> Article | Skip:
     """Extract the main content and headline of one page (thesis ch. 4-5).
 
-    With `audit`, the diagnostics also hold the kept source elements' text.
+    With `audit`, the diagnostics also hold the kept source elements' text. With
+    `memory`, the blocks the site's other pages hold are left out (site memory); with
+    `learn`, the article carries the page's fingerprints, for the memory of later pages.
     """
     params = params or params_for()
     clock = _Clock()
@@ -101,7 +111,12 @@ def extract(
     if root is None:
         return Skip("empty page: nothing to parse")
     clock.lap("parse")
-    return _extract_tree(root, url=url, params=params, clock=clock, audit=audit)
+    # Read before preprocessing drops the template's hidden and chrome parts.
+    prints = page_fingerprints(root) if learn else frozenset()
+    result = _extract_tree(root, url=url, params=params, clock=clock, audit=audit, memory=memory)
+    if prints and isinstance(result, Article):
+        return replace(result, fingerprints=prints)
+    return result
 
 
 def why_not_html(
@@ -139,12 +154,15 @@ def _extract_tree(
     params: ExtractParams,
     clock: _Clock,
     audit: bool = False,
+    memory: SiteMemory | None = None,
 ) -> Article | Skip:
     """Read the page (preprocessing, DANAg, TitleFinder), then write its article (output)."""
     found = _read_page(root, url=url, params=params, clock=clock)
     if isinstance(found, Skip):
         return found
-    return _write_article(found, url=url, params=params, clock=clock, audit=audit)
+    return _write_article(
+        found, url=url, params=params, clock=clock, audit=audit, memory=memory
+    )
 
 
 def _read_page(
@@ -216,7 +234,13 @@ def preprocess(root: etree._Element, extend: ExtendParams) -> Preprocessed:
 
 
 def _write_article(
-    found: _Found, *, url: str | None, params: ExtractParams, clock: _Clock, audit: bool = False
+    found: _Found,
+    *,
+    url: str | None,
+    params: ExtractParams,
+    clock: _Clock,
+    audit: bool = False,
+    memory: SiteMemory | None = None,
 ) -> Article | Skip:
     """Turn the chosen subtrees into the article's blocks, and assemble the Article.
 
@@ -227,6 +251,8 @@ def _write_article(
     """
     source_text = kept_text(found.chosen.top, found.chosen.drop) if audit else None
     output = _output(found, params.extend)
+    if memory is not None and memory.pages:
+        output = _forget_template(output, found, memory, params.extend)
     clock.lap("output")
     return _article(output, found, url=url, params=params, clock=clock, source_text=source_text)
 
@@ -268,6 +294,28 @@ def _output(found: _Found, extend: ExtendParams) -> _Output:
         blocks = kept
     # Last: the furniture cut may take headings away.
     return _Output(outline(blocks), tuple(left_out))
+
+
+def _forget_template(
+    output: _Output, found: _Found, memory: SiteMemory, extend: ExtendParams
+) -> _Output:
+    """Leave out the blocks the site's other pages hold (site memory); spare the headline."""
+    headline = found.headline
+    keep = fingerprint("h1", headline.text) if headline is not None else None
+    forgotten = forget_template(
+        output.blocks,
+        memory,
+        min_pages=extend.memory_min_pages,
+        article_min_pages=extend.memory_article_min_pages,
+        article_min_share=extend.memory_article_min_share,
+        prose_min_words=extend.memory_prose_min_words,
+        max_seen_share=extend.memory_max_seen_share,
+        min_paragraphs=extend.memory_min_paragraphs,
+        keep=frozenset() if keep is None else {keep},
+    )
+    if not forgotten.left_out:
+        return output
+    return _Output(outline(forgotten.blocks), output.left_out + forgotten.left_out)
 
 
 def _left_out(before: Sequence[Block], after: Sequence[Block], reason: str) -> list[LeftOut]:

@@ -331,6 +331,26 @@ class ExtendParams:
     # not only those over 140: a thread's posts are often a line or two, and its
     # per-post names and dates read as fragments against too few paragraphs; 0 = off.
     discussion_post_chars: int = 0
+    # Site memory (heuristics/site_memory.py; BlockExtractor §3.3 compares whole
+    # blocks by tree edit distance, the memory their fingerprints): a block outside
+    # the article's own run of prose goes once this many of the site's other pages
+    # hold it ...
+    memory_min_pages: int = 1
+    # ... one inside it, or a paragraph of prose anywhere, only when at least this
+    # many do, and at least this share of the pages the memory holds (strong
+    # evidence: content is never the price). 2 cost irobot.com's product page 0.063
+    # of recall (its sibling products' section headings); 3 costs no wcxb-dev page
+    # more than 0.019 (docs/evaluation.md, "Site memory").
+    memory_article_min_pages: int = 3
+    memory_article_min_share: float = 1.0
+    # A paragraph of at least this many words no other page holds is the article's.
+    memory_prose_min_words: int = 12
+    # A page whose text the memory holds more of than this share is the same article
+    # again (a reload, another address or version of it): it stays whole.
+    memory_max_seen_share: float = 0.5
+    # Fewer such paragraphs than this: a product, listing or collection, whose short
+    # lines a template shares (wcxb-dev even: 10 such pages lost > 0.02 recall).
+    memory_min_paragraphs: int = 2
 
 
 @dataclass(frozen=True, slots=True)

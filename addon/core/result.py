@@ -77,6 +77,9 @@ class Article:
     page_title: str = ""
     word_count: int = 0
     diagnostics: Diagnostics | None = None
+    # With extract(learn=True): the page's block fingerprints, for the site memory of
+    # later pages (addon/core/heuristics/site_memory.py); hashes, never the words.
+    fingerprints: frozenset[int] = frozenset()
 
     @property
     def html(self) -> str:
