@@ -243,6 +243,7 @@ def full_record(page: Page, result: Result, ms: float, *, diagnostics: bool) -> 
     else:
         extra = asdict(result)
         del extra["diagnostics"]
+        del extra["fingerprints"]  # the site memory's, asked for by the proxy only
         # A block's character counts serve the reader check; the JSON shows what it reads.
         extra["blocks"] = [
             {"kind": block.kind, "html": block.html, "text": block.text} for block in result.blocks

@@ -25,6 +25,8 @@ ADDON_OPTIONS: dict[str, type] = {
     "plainview_timeout": str,
     "plainview_buffer_timeout": str,
     "plainview_workers": int,
+    "plainview_site_memory": bool,
+    "plainview_site_memory_dir": str,
 }
 # The addon's options that a flag of `plainview proxy` sets too.
 FLAG_OF = {"plainview_config": "config", "plainview_mode": "mode"}

@@ -53,6 +53,7 @@ from addon.core.paper.lines import Line, build_lines
 from addon.core.paper.titlefinder import Headline, find_headline
 from addon.core.params import (
     ALGORITHMS,
+    MAX_PAGE_BYTES,
     DanagParams,
     ExtendParams,
     ExtractParams,
@@ -97,8 +98,28 @@ def extract(
     """
     params = params or params_for()
     clock = _Clock()
-    if len(body) > params.max_bytes:
-        return Skip(f"too large: {len(body)} bytes (limit {params.max_bytes})")
+    root = parse_page(body, content_type=content_type, max_bytes=params.max_bytes, clock=clock)
+    if isinstance(root, Skip):
+        return root
+    # Read before preprocessing drops the template's hidden and chrome parts.
+    prints = page_fingerprints(root) if learn else frozenset()
+    result = _extract_tree(root, url=url, params=params, clock=clock, audit=audit, memory=memory)
+    if prints and isinstance(result, Article):
+        return replace(result, fingerprints=prints)
+    return result
+
+
+def parse_page(
+    body: bytes | str,
+    *,
+    content_type: str | None = None,
+    max_bytes: int = MAX_PAGE_BYTES,
+    clock: _Clock | None = None,
+) -> etree._Element | Skip:
+    """Decode and parse a page as a browser would, or say why it is no HTML page."""
+    clock = clock or _Clock()
+    if len(body) > max_bytes:
+        return Skip(f"too large: {len(body)} bytes (limit {max_bytes})")
     decoded = (
         Decoded(body, "utf-8", "default") if isinstance(body, str) else decode(body, content_type)
     )
@@ -111,12 +132,13 @@ def extract(
     if root is None:
         return Skip("empty page: nothing to parse")
     clock.lap("parse")
-    # Read before preprocessing drops the template's hidden and chrome parts.
-    prints = page_fingerprints(root) if learn else frozenset()
-    result = _extract_tree(root, url=url, params=params, clock=clock, audit=audit, memory=memory)
-    if prints and isinstance(result, Article):
-        return replace(result, fingerprints=prints)
-    return result
+    return root
+
+
+def learn_page(body: bytes | str, *, content_type: str | None = None) -> frozenset[int]:
+    """Return a page's block fingerprints for the site memory, extracting nothing."""
+    root = parse_page(body, content_type=content_type)
+    return frozenset() if isinstance(root, Skip) else page_fingerprints(root)
 
 
 def why_not_html(

@@ -353,6 +353,10 @@ class ExtendParams:
     memory_min_paragraphs: int = 2
 
 
+# Pages above this many bytes are not read (the proxy passes them through).
+MAX_PAGE_BYTES = 32 * 1024 * 1024
+
+
 @dataclass(frozen=True, slots=True)
 class ExtractParams:
     """Everything `extract` needs to know, with the named variant it came from."""
@@ -362,7 +366,7 @@ class ExtractParams:
     title: TitleParams = field(default_factory=TitleParams)
     extend: ExtendParams = field(default_factory=ExtendParams)
     # Pages above this many bytes are skipped (the proxy passes them through).
-    max_bytes: int = 32 * 1024 * 1024
+    max_bytes: int = MAX_PAGE_BYTES
 
 
 PAPER = ExtractParams(algorithm="addanag-paper")

@@ -9,7 +9,9 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, SupportsIndex
 
 from addon.core import Article, ExtractParams, Skip, extract, params_for
+from addon.core.extract import learn_page
 from addon.core.heuristics.readerable import MIN_READER_CHARS, reader_refusal
+from addon.core.heuristics.site_memory import SiteMemory
 from addon.core.result import Diagnostics
 from addon.job.budget import OverBudget, time_budget
 from addon.job.content_encoding import decode_body
@@ -34,6 +36,10 @@ class PageJob:
     # When the proxy stops waiting for the outcome (time.time()); 0: never. Work past
     # it is wasted and keeps the worker from the pages queued behind it.
     deadline: float = 0.0
+    # The site memory of the site's other pages: their template is left out (None: off).
+    memory: SiteMemory | None = None
+    # Return the page's block fingerprints too, for the site memory of its next pages.
+    learn: bool = False
 
     def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
         """Pickle the body out of band where the protocol can: not copied into the pickle."""
@@ -64,6 +70,8 @@ class PageOutcome:
     diagnostics: Diagnostics | None = None
     # The worker's own time on the job (decode, extract, render), for Server-Timing.
     worker_ms: float = 0.0
+    # With PageJob.learn: the page's block fingerprints (none for a page with no article).
+    fingerprints: frozenset[int] = frozenset()
 
 
 # Workers run at a lower priority than the proxy's event loop, so images, CSS and
@@ -102,7 +110,14 @@ def _extract_and_render(job: PageJob) -> PageOutcome:
     decoded = decode_body(job.body, job.content_encoding, max_bytes=job.max_bytes)
     if decoded.body is None:
         return PageOutcome(None, "", decoded.problem)
-    result = extract(decoded.body, url=job.url, content_type=job.content_type, params=job.params)
+    result = extract(
+        decoded.body,
+        url=job.url,
+        content_type=job.content_type,
+        params=job.params,
+        memory=job.memory,
+        learn=job.learn,
+    )
     return outcome_for(result, job)
 
 
@@ -112,11 +127,36 @@ def outcome_for(result: Article | Skip, job: PageJob) -> PageOutcome:
         return PageOutcome(None, "", f"no article: {result.reason}")
     refusal = reader_refusal(result, job.mode, min_chars=job.min_text_chars)
     if refusal:
-        return PageOutcome(None, "", refusal, result.title, result.diagnostics)
+        return PageOutcome(
+            None, "", refusal, result.title, result.diagnostics, fingerprints=result.fingerprints
+        )
     page = render_reader(result, job.url, job.style, job.links)
     return PageOutcome(
-        page.body, page.style_source, "reader view", result.title, result.diagnostics
+        page.body,
+        page.style_source,
+        "reader view",
+        result.title,
+        result.diagnostics,
+        fingerprints=result.fingerprints,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class LearnJob:
+    """A page that went out as it came, for the site memory to learn (picklable)."""
+
+    body: bytes  # as received: still in its Content-Encoding
+    content_type: str
+    content_encoding: str = ""
+    max_bytes: int = 8 * 1024 * 1024
+
+
+def learn_job(job: LearnJob) -> frozenset[int]:
+    """Return the block fingerprints of a page (none when it cannot be read)."""
+    decoded = decode_body(job.body, job.content_encoding, max_bytes=job.max_bytes)
+    if decoded.body is None:
+        return frozenset()
+    return learn_page(decoded.body, content_type=job.content_type)
 
 
 def warm_up() -> bool:

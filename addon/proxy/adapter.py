@@ -17,12 +17,12 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Coroutine, Generator
 from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from mitmproxy import connection, ctx, exceptions, http
 from mitmproxy.addonmanager import Loader
@@ -34,13 +34,17 @@ from mitmproxy.proxy.server_hooks import ServerConnectionHookData
 
 from addon.core import params_for
 from addon.core.heuristics.readerable import MIN_READER_CHARS
+from addon.core.heuristics.site_memory import SiteMemory
 from addon.job.reader_job import (
+    LearnJob,
     PageJob,
     PageOutcome,
+    learn_job,
     lower_priority,
     run_job,
     warm_up,
 )
+from addon.proxy.body_copy import BodyCopy
 from addon.proxy.frames import Frames, FrameScan
 from addon.proxy.page_switch import OneTimePasses, strip_marker, with_marker
 from addon.proxy.pool import PipePool
@@ -54,6 +58,7 @@ from addon.settings.guard import (
     load_or_create_secret,
     site_token,
 )
+from addon.settings.memory import SiteMemoryStore, default_memory_dir
 from addon.settings.rules import (
     MODES,
     ConfigStore,
@@ -85,6 +90,8 @@ BUFFER_UNTIL = "plainview_buffer_until"
 SETTINGS = "plainview_settings"
 # The FrameScan of a page that may go out as it came (plain HTTP, no Fetch Metadata).
 FRAME_SCAN = "plainview_frame_scan"
+# The BodyCopy of a page that goes out as it came, for the site memory to learn.
+BODY_COPY = "plainview_body_copy"
 READER_FORM_ACTION = " ".join([*sorted(SETTINGS_ORIGINS), "'self'"])
 # Headers of the original that would be wrong for the reader view.
 DROPPED_HEADERS = (
@@ -112,6 +119,8 @@ DROPPED_HEADERS = (
 )
 
 Transform = Callable[[PageJob], PageOutcome]
+J = TypeVar("J")
+R = TypeVar("R")
 # What the worker processes import up front: extraction and rendering, not mitmproxy.
 WORKER_MODULE = run_job.__module__
 # mitmproxy's exception class is untyped; this alias gives it a typed constructor.
@@ -439,12 +448,12 @@ class WorkerPool:
         for _ in range(self.size or default_workers()):
             pool.submit(warm_up).add_done_callback(_report_warm_up)
 
-    async def run(self, transform: Transform, job: PageJob, timeout: float) -> PageOutcome:
+    async def run(self, transform: Callable[[J], R], job: J, timeout: float) -> R:
         """Run one job in the pool; raise TimeoutError past `timeout` seconds."""
         pool = self.get()
         if isinstance(pool, PipePool):  # it replaces a dead worker itself
             running = pool.run(transform, job, kill_after=timeout + KILL_GRACE)
-            outcome: PageOutcome = await asyncio.wait_for(running, timeout)
+            outcome: R = await asyncio.wait_for(running, timeout)
             return outcome
         loop = asyncio.get_running_loop()
         try:
@@ -477,6 +486,29 @@ class WorkerPool:
             pool.shutdown(wait=False, cancel_futures=True)
 
 
+class SiteLearning:
+    """The site memory's work in the background: one original page read at a time (so
+    learning never keeps a worker from more than one reader view), and the writes."""
+
+    def __init__(self) -> None:
+        self.reading: asyncio.Future[None] | None = None
+        self.running: set[asyncio.Future[None]] = set()  # held, or the loop may drop them
+
+    def busy(self) -> bool:
+        """Tell whether a worker is reading a page for the memory."""
+        return self.reading is not None and not self.reading.done()
+
+    def read(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run the reading of one page."""
+        self.reading = asyncio.ensure_future(work)
+        self.keep(self.reading)
+
+    def keep(self, task: asyncio.Future[None]) -> None:
+        """Hold a task until it ends."""
+        self.running.add(task)
+        task.add_done_callback(self.running.discard)
+
+
 class Plainview:
     """Turn top-level HTML pages into reader views; serve the settings host."""
 
@@ -500,6 +532,8 @@ class Plainview:
         self.secret = ""
         self.params = params_for()
         self.settings_clients: set[str] = set()  # connections that CONNECTed to the settings host
+        self.memory: SiteMemoryStore | None = None
+        self.learning = SiteLearning()
 
     # -- options ---------------------------------------------------------------------
 
@@ -528,6 +562,15 @@ class Plainview:
             "as the original.",
         )  # fmt: skip
         loader.add_option(
+            "plainview_site_memory", bool, True,
+            "Learn each site's template (menus, teasers, footers) from the pages that pass, "
+            "and leave it out of its reader views.",
+        )  # fmt: skip
+        loader.add_option(
+            "plainview_site_memory_dir", str, "",
+            "Where the site memory is kept; empty: the user data directory's site-memory.",
+        )  # fmt: skip
+        loader.add_option(
             "plainview_workers", int, 0,
             "Worker processes that build reader views; 0: one fewer than the CPU cores, "
             "at least one.",
@@ -548,6 +591,7 @@ class Plainview:
         self.pool.resize(self.limits.workers)
         if "plainview_config" in updated or self.store is None:
             self._open_config(options.plainview_config)
+        self._open_memory(options.plainview_site_memory, options.plainview_site_memory_dir)
         if "stream_large_bodies" in options and not options.stream_large_bodies:
             # mitmproxy buffers a body of unknown length (chunked) whole; with this
             # it switches to streaming once the buffer passes the page limit.
@@ -566,6 +610,16 @@ class Plainview:
             # The proxy still runs on the last good settings; the settings page shows this too.
             log.warning("plainview: %s", store.error)
         self.store, self.secret = store, secret
+
+    def _open_memory(self, on: bool, directory: str) -> None:
+        """Open the site memory's directory (created on its first page), or switch it off."""
+        path = Path(directory).expanduser() if directory else default_memory_dir()
+        if path.exists() and not path.is_dir():
+            raise OptionsError(f"plainview_site_memory_dir: {path} is not a directory")
+        if not on:
+            self.memory = None
+        elif self.memory is None or self.memory.directory != path:
+            self.memory = SiteMemoryStore(path)
 
     async def running(self) -> None:
         """Start the workers now, so the first page does not wait for them."""
@@ -671,19 +725,16 @@ class Plainview:
         if app is None:
             flow.response = http.Response.make(503, b"Plainview is not configured yet.")
             return
-        asked = web_request(flow)
-        if asked.method == "POST":
-            # A write parses and rewrites the file (1.2 s with 10,000 rules): in a
-            # thread, so other requests go on meanwhile. The store takes its own lock.
-            flow.response = make_response(await asyncio.to_thread(app.handle, asked))
-        else:
-            flow.response = make_response(app.handle(asked))
+        # In a thread, so other requests go on meanwhile: a write parses and rewrites
+        # the file (1.2 s with 10,000 rules), the settings page reads the site memory's
+        # files. The stores take their own locks.
+        flow.response = make_response(await asyncio.to_thread(app.handle, web_request(flow)))
 
     def _app(self) -> SettingsApp | None:
         """Return the settings app over the current config (None before configure)."""
         if self.store is None:
             return None
-        return SettingsApp(self.store, self.recent, self.secret, self.limits.mode)
+        return SettingsApp(self.store, self.recent, self.secret, self.limits.mode, self.memory)
 
     # -- responses -------------------------------------------------------------------
 
@@ -705,6 +756,17 @@ class Plainview:
             flow.response.stream = flow.metadata.get(FRAME_SCAN, True)
             if decision.action == "original" and is_page_load(flow):
                 keep_out_of_cache(flow.response)  # before the streamed headers go out
+                self._copy_to_learn(flow)
+
+    def _copy_to_learn(self, flow: http.HTTPFlow) -> None:
+        """Keep a copy of an original page as it streams, for the site memory to learn."""
+        response = flow.response
+        assert response is not None
+        if self.memory is None or response.status_code != 200:
+            return
+        copy = BodyCopy(self.limits.max_bytes, flow.metadata.get(FRAME_SCAN))
+        flow.metadata[BODY_COPY] = copy
+        response.stream = copy
 
     async def _decide(self, flow: http.HTTPFlow) -> Decision | None:
         """Return why the response goes out as it is, or None when it may be transformed."""
@@ -755,11 +817,13 @@ class Plainview:
         if decision is not None:
             if is_page_load(flow):
                 self._record(flow, decision.action, decision.reason, 0.0)
+                self._learn_original(flow)
             return
         started = time.perf_counter()
         outcome = await self._transform(flow)
         ms = (time.perf_counter() - started) * 1000
         self.heap.after(len(response.raw_content or b""))
+        self._remember(flow, outcome.fingerprints)
         if outcome.html is None:
             keep_out_of_cache(response)
             if scan := flow.metadata.get(FRAME_SCAN):
@@ -769,6 +833,46 @@ class Plainview:
         apply_reader_view(response, outcome)
         response.headers["server-timing"] = server_timing(ms, outcome.worker_ms)
         self._record(flow, "reader", outcome.reason, ms, outcome)
+
+    def _learn_original(self, flow: http.HTTPFlow) -> None:
+        """Have a worker read an original page's fingerprints for the site memory, when
+        none is reading another: learning never holds up a reader view."""
+        copy = flow.metadata.pop(BODY_COPY, None)
+        body = copy.body() if isinstance(copy, BodyCopy) else None
+        if not body or self.memory is None or flow.response is None or self.learning.busy():
+            return
+        job = LearnJob(
+            body,
+            flow.response.headers.get("content-type", ""),
+            flow.response.headers.get("content-encoding", ""),
+            self.limits.max_bytes,
+        )
+        self.learning.read(self._learn_in_worker(flow, job))
+
+    async def _learn_in_worker(self, flow: http.HTTPFlow, job: LearnJob) -> None:
+        """Read a page's fingerprints in a worker and remember them."""
+        try:
+            prints = await self.pool.run(learn_job, job, self.limits.timeout)
+        except Exception as error:  # learning is best effort: the page went out already
+            log.info("plainview: site memory did not learn %s: %s", flow.request.url, error)
+            return
+        self._remember(flow, prints)
+
+    def _remember(self, flow: http.HTTPFlow, prints: frozenset[int]) -> None:
+        """Remember a page's fingerprints for its site, in a thread (a file is written)."""
+        if self.memory is not None and prints:
+            write = asyncio.to_thread(
+                self.memory.learn, flow.request.pretty_host.lower(), flow.request.url, prints
+            )
+            self.learning.keep(asyncio.ensure_future(write))
+
+    async def _memory_of(self, flow: http.HTTPFlow) -> SiteMemory | None:
+        """Return the memory of the flow's site's other pages, read in a thread."""
+        if self.memory is None:
+            return None
+        site, url = flow.request.pretty_host.lower(), flow.request.url
+        memory = await asyncio.to_thread(self.memory.memory_for, site, url)
+        return memory if memory.pages else None
 
     def error(self, flow: http.HTTPFlow) -> None:
         """Record a page load that went out as it came before its origin broke it off."""
@@ -787,6 +891,8 @@ class Plainview:
         settings = await self._settings(flow)
         assert settings is not None  # _decide gave no decision without them
         job = self._job(flow, raw, settings, new_id())
+        if self.memory is not None:
+            job = replace(job, memory=await self._memory_of(flow), learn=True)
         return await self._run(job)
 
     async def _run(self, job: PageJob) -> PageOutcome:

@@ -25,6 +25,7 @@ from addon.render.pages import (
 from addon.render.pages import render_settings as render_settings_page
 from addon.render.pages import render_why as render_why_page
 from addon.settings.guard import SETTINGS_ORIGINS, refuse_settings_post, refuse_toggle_post
+from addon.settings.memory import SiteMemoryStore
 from addon.settings.rules import (
     FONT_SIZE_MAX,
     FONT_SIZE_MIN,
@@ -169,12 +170,18 @@ class SettingsApp:
     """Answer requests to the settings host over one config store."""
 
     def __init__(
-        self, store: ConfigStore, recent: RecentPages, secret: str, mode_override: str = ""
+        self,
+        store: ConfigStore,
+        recent: RecentPages,
+        secret: str,
+        mode_override: str = "",
+        memory: SiteMemoryStore | None = None,
     ) -> None:
         self.store = store
         self.recent = recent
         self.secret = secret
         self.mode_override = mode_override
+        self.memory = memory  # None: the site memory is off
 
     def handle(self, request: WebRequest) -> WebReply:
         """Route one request."""
@@ -188,6 +195,8 @@ class SettingsApp:
             "/defaults": self.save_defaults,
             "/rules": self.save_rule,
             "/rules/remove": self.remove_rule,
+            "/memory/forget": self.forget_site,
+            "/memory/forget-all": self.forget_all_sites,
         }
         if route in pages and request.method in ("GET", "HEAD"):
             return pages[route](request)
@@ -238,6 +247,9 @@ class SettingsApp:
             rule_pages=rules,
             recent=[(record, switch_of(record)) for record in self.recent.newest()],
             bookmarklet=BOOKMARKLET,
+            memory_on=self.memory is not None,
+            memory_sites=[] if self.memory is None else self.memory.counts(),
+            memory_max_pages=0 if self.memory is None else self.memory.max_pages,
             token=self.secret,
         )
         return html_reply(status, page)
@@ -326,6 +338,21 @@ class SettingsApp:
         if (rules[index].host, rules[index].path) != shown:
             raise FormError("the rules changed meanwhile; nothing removed")
         self.store.remove_rule(index, expect=rules[index])
+
+    def forget_site(self, form: dict[str, str]) -> None:
+        """Forget one site's memory."""
+        if self.memory is None:
+            raise FormError("the site memory is off")
+        site = form.get("site", "").strip().lower()
+        if not site:
+            raise FormError("site must name a site")
+        self.memory.forget(site)
+
+    def forget_all_sites(self, _form: dict[str, str]) -> None:
+        """Forget every site's memory."""
+        if self.memory is None:
+            raise FormError("the site memory is off")
+        self.memory.forget_all()
 
     def page_form(self, request: WebRequest) -> dict[str, str] | WebReply:
         """Return the form a reader page posted, or the answer refusing it: the site's

@@ -249,7 +249,8 @@ def run_proxy(home: Path, *extra: str) -> Iterator[ProxyProcess]:
     command = [
         sys.executable, "-m", "addon.cli.main", "proxy",
         "--listen-port", str(port), "--config", str(config), "--set", f"confdir={confdir}",
-        "--set", f"scripts={HOSTS_ADDON}", *budget, *workers, *extra,
+        "--set", f"scripts={HOSTS_ADDON}",
+        "--set", f"plainview_site_memory_dir={home / 'site-memory'}", *budget, *workers, *extra,
     ]  # fmt: skip
     # The proxy itself must connect to the origin directly.
     env = {k: v for k, v in os.environ.items() if k.lower() not in ("http_proxy", "https_proxy")}

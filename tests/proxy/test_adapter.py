@@ -29,7 +29,7 @@ from mitmproxy.test import taddons, tflow, tutils
 from addon.cli import proxy_command
 from addon.core.result import Article, Block
 from addon.job.content_encoding import decode_body
-from addon.job.reader_job import WORKER_NICENESS, PageJob, PageOutcome, outcome_for
+from addon.job.reader_job import WORKER_NICENESS, PageJob, PageOutcome, outcome_for, run_job
 from addon.proxy.adapter import (
     Plainview,
     PoolFactory,
@@ -183,6 +183,7 @@ def harness(
 
     async def main() -> None:
         addon = Plainview(transform=transform, pool_factory=pool)
+        options.setdefault("plainview_site_memory_dir", str(config.parent / "site-memory"))
         with taddons.context(addon) as tctx:
             tctx.configure(addon, plainview_config=str(config), **options)
             try:
@@ -1297,5 +1298,108 @@ def test_a_reader_view_says_when_a_site_rule_asks_for_it(config: Path) -> None:
         assert note(await h.cycle(make_flow())) == []  # the defaults' mode
         set_rule(config, "news.example", "reader")
         assert note(await h.cycle(make_flow())) == ["Always reader for news.example: change"]
+
+    harness(config, body)
+
+
+# -- site memory -------------------------------------------------------------------------
+
+PROSE = "The ferry crosses the bay twice a day, and the crossing takes a full hour. "
+
+
+def site_page(title: str) -> bytes:
+    """Return a page of a site whose every page ends with the same sign-up lines."""
+    return (
+        f"<!doctype html><html><head><title>{title}</title></head><body><main>"
+        f"<h1>{title}</h1><p>{title} first. {PROSE * 2}</p><p>{title} then. {PROSE * 2}</p>"
+        "<p>Our harbour shop opens at nine.</p><p>Sign up for the tide letter.</p>"
+        "</main></body></html>"
+    ).encode()
+
+
+async def settled(addon: Plainview) -> None:
+    """Wait for the site memory's reading and writing to end."""
+    while addon.learning.running:
+        await asyncio.gather(*addon.learning.running)
+
+
+def test_the_site_memory_learns_a_reader_view_and_leaves_the_template_out_of_the_next(
+    config: Path,
+) -> None:
+    async def body(h: Harness) -> None:
+        first = await h.cycle(make_flow(site_page("Ferries"), path="/ferries"))
+        assert first.response is not None
+        assert b"Sign up for the tide letter" in first.response.content
+        await settled(h.addon)
+        second = await h.cycle(make_flow(site_page("Tides"), path="/tides"))
+        assert second.response is not None
+        text = lxml.html.fromstring(second.response.content).text_content()
+        assert "Tides first." in text and "Tides then." in text
+        assert "Sign up for the tide letter" not in text
+        assert "Our harbour shop" not in text
+        await settled(h.addon)
+        assert h.addon.memory is not None
+        assert [(c.site, c.pages) for c in h.addon.memory.counts()] == [("news.example", 2)]
+        # A reload of the first page is no other page: its own lines stay.
+        again = await h.cycle(make_flow(site_page("Ferries"), path="/ferries"))
+        assert again.response is not None and b"Ferries then." in again.response.content
+        assert [record.action for record in h.addon.recent.newest()] == ["reader"] * 3
+
+    harness(config, body, transform=run_job, plainview_mode="reader")
+
+
+def test_the_site_memory_learns_a_page_shown_as_the_original(config: Path) -> None:
+    async def body(h: Harness) -> None:
+        flow = make_flow(gzip.compress(site_page("Ferries")), response_headers=(
+            ("content-encoding", "gzip"),
+        ))
+        await h.addon.request(flow)
+        await h.addon.responseheaders(flow)
+        assert flow.response is not None and callable(flow.response.stream)
+        raw = flow.response.raw_content or b""
+        # mitmproxy hands a streamed body to the stream callable piece by piece.
+        assert flow.response.stream(raw[:100]) + flow.response.stream(raw[100:]) == raw
+        assert flow.response.stream(b"") == b""
+        await h.addon.response(flow)
+        await settled(h.addon)
+        assert h.addon.memory is not None
+        assert [(c.site, c.pages) for c in h.addon.memory.counts()] == [("news.example", 1)]
+        memory = h.addon.memory.memory_for("news.example", "https://news.example/other")
+        assert memory.pages == 1 and len(memory.counts) > 4
+
+    harness(config, body, transform=run_job, plainview_mode="original")
+
+
+def test_the_site_memory_switched_off_learns_nothing_and_leaves_nothing_out(
+    config: Path, tmp_path: Path
+) -> None:
+    directory = tmp_path / "memory-off"
+
+    async def body(h: Harness) -> None:
+        assert h.addon.memory is None
+        for title in ("Ferries", "Tides"):
+            flow = await h.cycle(make_flow(site_page(title), path=f"/{title}"))
+            assert flow.response is not None
+            assert b"Sign up for the tide letter" in flow.response.content
+        await settled(h.addon)
+        assert not directory.exists()
+
+    harness(
+        config,
+        body,
+        transform=run_job,
+        plainview_mode="reader",
+        plainview_site_memory=False,
+        plainview_site_memory_dir=str(directory),
+    )
+
+
+def test_a_site_memory_dir_that_is_a_file_is_refused(config: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+
+    async def body(h: Harness) -> None:
+        with pytest.raises(exceptions.OptionsError, match="is not a directory"):
+            h.tctx.configure(h.addon, plainview_site_memory_dir=str(blocker))
 
     harness(config, body)

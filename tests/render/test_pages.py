@@ -348,6 +348,9 @@ def test_every_theme_renders_the_settings_page(theme: str) -> None:
         rules=[],
         recent=[],
         bookmarklet="javascript:void(0)",
+        memory_on=True,
+        memory_sites=[],
+        memory_max_pages=30,
         token="t",
     )
     root = parse(page)

@@ -14,6 +14,7 @@ from addon.proxy.page_switch import BOOKMARKLET
 from addon.proxy.recent import PageRecord, RecentPages
 from addon.settings.app import MAX_FORM_BYTES, SettingsApp, WebReply, WebRequest
 from addon.settings.guard import site_token
+from addon.settings.memory import SiteMemoryStore
 from addon.settings.rules import ConfigStore, Rule
 
 SECRET = "k" * 43
@@ -376,3 +377,60 @@ def test_style_panel_posts_that_are_not_genuine_change_nothing(
     assert post(app, "/style", {**good, "font_size": "9999"}, page).status == 400
     assert post(app, "/style", {**good, "scope": "x"}, page).status == 400
     assert store.path.read_bytes() == before
+
+
+# -- site memory -------------------------------------------------------------------------
+
+
+def memory_app(store: ConfigStore, tmp_path: Path) -> tuple[SettingsApp, SiteMemoryStore]:
+    """Return an app with a site memory of two sites."""
+    memory = SiteMemoryStore(tmp_path / "site-memory")
+    for n in range(3):
+        memory.learn("b.example", f"https://b.example/{n}", frozenset({n}))
+    memory.learn("a.example", "https://a.example/", frozenset({1}))
+    return SettingsApp(store, RecentPages(), SECRET, memory=memory), memory
+
+
+def memory_rows(reply: WebReply) -> list[list[str]]:
+    """Return the site memory table's rows as cell texts."""
+    table = page(reply).xpath("//div[@aria-label='Site memory']//tbody/tr")
+    return [[cell.text_content().strip() for cell in row.xpath("td")] for row in table]
+
+
+def test_the_settings_page_shows_each_sites_memory_and_forgets_one(
+    store: ConfigStore, tmp_path: Path
+) -> None:
+    app, memory = memory_app(store, tmp_path)
+    assert memory_rows(get(app)) == [
+        ["a.example", "1", "Forget a.example"],
+        ["b.example", "3", "Forget b.example"],
+    ]
+    reply = post(app, "/memory/forget", {"token": SECRET, "site": "b.example"})
+    assert (reply.status, header(reply, "location")) == (303, "/")
+    assert memory_rows(get(app)) == [["a.example", "1", "Forget a.example"]]
+    assert memory.memory_for("b.example", "https://b.example/9").pages == 0
+
+
+def test_the_settings_page_forgets_every_site(store: ConfigStore, tmp_path: Path) -> None:
+    app, memory = memory_app(store, tmp_path)
+    reply = post(app, "/memory/forget-all", {"token": SECRET})
+    assert reply.status == 303
+    assert memory.counts() == []
+    assert "Nothing remembered yet." in page(get(app)).text_content()
+
+
+def test_forgetting_needs_the_token_and_the_same_origin(
+    store: ConfigStore, tmp_path: Path
+) -> None:
+    app, memory = memory_app(store, tmp_path)
+    assert post(app, "/memory/forget-all", {"token": "wrong"}).status == 403
+    cross_site = {"origin": "https://evil.example", "sec-fetch-site": "cross-site"}
+    assert post(app, "/memory/forget-all", {"token": SECRET}, cross_site).status == 403
+    assert len(memory.counts()) == 2
+
+
+def test_with_the_site_memory_off_the_page_says_so_and_forgets_nothing(app: SettingsApp) -> None:
+    assert "The site memory is off" in page(get(app)).text_content()
+    reply = post(app, "/memory/forget-all", {"token": SECRET})
+    assert reply.status == 400
+    assert "the site memory is off" in page(reply).text_content()
