@@ -685,3 +685,83 @@ def test_frames_of_a_plain_http_page_shown_as_the_original_are_the_originals(
             inner = f"{site}/framing/inner.html?a=1&b=2"
             assert_frames_are_originals(page, [framed, inner], min_chars=2000)
             assert_link_opens_a_reader_view(page, "#same")
+
+
+HARBOUR_STORIES = ("The night ferry returns", "A new pier for the island", "Lighthouse keepers")
+# Blocks every page of the Harbour Post's site shares after its article.
+HARBOUR_TEMPLATE = (
+    "Also on the quay",
+    "Tide tables for May",
+    "Times for every high water this month.",
+    "Fish market hours",
+    "Open from dawn until the last boat sells.",
+    "Sign up for the Harbour Post letter, sent every Friday.",
+)
+
+
+def harbour_page(n: int) -> bytes:
+    """Return story `n` of a local news site: its menu, its article, then the site's
+    teasers, sign-up line and footer, the same on every page."""
+    title = HARBOUR_STORIES[n]
+    paragraphs = "".join(
+        f"<p>Story {n}, part {k}: the harbour town has talked of little else this week, "
+        f"and {title.lower()} drew a crowd at the quay on evening {k} of the month.</p>"
+        for k in range(1, 6)
+    )
+    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>{title} | Harbour Post</title></head><body><header><nav><a href="/harbour/0.html">Ferries</a>
+<a href="/harbour/1.html">Piers</a> <a href="/harbour/2.html">Lights</a></nav></header>
+<main><article><h1>{title}</h1>{paragraphs}</article>
+<section><h2>{HARBOUR_TEMPLATE[0]}</h2>
+<div class="teaser"><h3>{HARBOUR_TEMPLATE[1]}</h3><p>{HARBOUR_TEMPLATE[2]}</p></div>
+<div class="teaser"><h3>{HARBOUR_TEMPLATE[3]}</h3><p>{HARBOUR_TEMPLATE[4]}</p></div>
+</section><p>{HARBOUR_TEMPLATE[5]}</p></main>
+<footer><p>The Harbour Post, 12 Quay Street.</p></footer></body></html>""".encode()
+
+
+def remembered_pages(settings: Page, site: str, at_least: int) -> int:
+    """Reload the settings page until its site memory holds `at_least` pages of `site`
+    (the memory learns after the page went out); return how many it shows."""
+    shown = 0
+    for _ in range(100):
+        settings.goto("http://plainview.proxy/")
+        row = settings.locator("div[aria-label='Site memory'] tr", has_text=site)
+        shown = int(row.locator("td").nth(1).inner_text()) if row.count() else 0
+        if shown >= at_least:
+            break
+        settings.wait_for_timeout(100)
+    return shown
+
+
+def test_the_site_memory_leaves_a_sites_template_out_of_its_third_page_and_forgets_it(
+    browser: OpenBrowser, origin: OriginServer, proxy_process: ProxyProcess
+) -> None:
+    # Issue 31 (3): after two pages of a site, the blocks its pages share (teasers,
+    # a sign-up line) are left out of the third's reader view, all of its article
+    # kept; the settings page shows the memory and forgets it.
+    html = (("Content-Type", "text/html; charset=utf-8"),)
+    for n in range(3):
+        origin.served[f"/harbour/{n}.html"] = Resource(harbour_page(n), html)
+    add_rule(proxy_process, "/harbour/", "reader", host="harbour.test")
+    with browser() as context:
+        settings = context.new_page()
+        page = context.new_page()
+        for n in range(2):
+            page.goto(origin.url(f"/harbour/{n}.html", host="harbour.test"))
+            if n == 0:  # nothing learned yet: the template is in the reader view
+                text = page.locator("main").inner_text()
+                assert all(line in text for line in HARBOUR_TEMPLATE)
+            assert remembered_pages(settings, "harbour.test", n + 1) == n + 1
+        page.goto(origin.url("/harbour/2.html", host="harbour.test"))
+        text = page.locator("main").inner_text()
+        assert [line for line in HARBOUR_TEMPLATE if line in text] == []
+        assert all(f"Story 2, part {k}:" in text for k in range(1, 6))
+        assert page.locator("main h1").inner_text() == HARBOUR_STORIES[2]
+        assert remembered_pages(settings, "harbour.test", 3) == 3
+        settings.click("button:has-text('Forget harbour.test')")
+        settings.wait_for_url("http://plainview.proxy/")
+        rows = settings.locator("div[aria-label='Site memory'] tr", has_text="harbour.test")
+        assert rows.count() == 0
+        page.reload()  # the memory forgotten: the third page alone, its template shown
+        text = page.locator("main").inner_text()
+        assert all(line in text for line in HARBOUR_TEMPLATE)
