@@ -60,7 +60,7 @@ from addon.core.params import (
     Words,
     params_for,
 )
-from addon.core.result import Article, Block, Diagnostics, LeftOut, Skip
+from addon.core.result import LINE_TEXT_CHARS, Article, Block, Diagnostics, LeftOut, Skip
 
 _BINARY_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f]")
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -450,6 +450,8 @@ def _article(
         timings_ms=dict(clock.laps),
         left_out=output.left_out,
         source_text=source_text,
+        line_texts=tuple([line.text[:LINE_TEXT_CHARS] for line in lines]),
+        link_dense=tuple(sorted(found.chosen.dense)),
     )
     words = word_count(text)  # counted once: the reader check needs it too
     # A declared language wins; only a page that declares none has its text read.

@@ -40,6 +40,10 @@ class LeftOut:
     text: str
 
 
+# Characters of each line's text the diagnostics keep (the why page's list of blocks).
+LINE_TEXT_CHARS = 120
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostics:
     """Per-line measurements behind the choice, so the proxy can draw them."""
@@ -58,6 +62,10 @@ class Diagnostics:
     # With extract(audit=True): the visible text of the kept source elements, which
     # the article must hold but for `left_out` (the fidelity check, docs/evaluation.md).
     source_text: str | None = None
+    # Each line's text, cut at LINE_TEXT_CHARS, and the lines left out as link-dense:
+    # the why page lists the page's blocks, each kept or left out and why.
+    line_texts: tuple[str, ...] = ()
+    link_dense: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from addon.render.pages import (
 )
 from addon.render.pages import render_settings as render_settings_page
 from addon.render.pages import render_why as render_why_page
+from addon.render.why import block_runs
 from addon.settings.guard import SETTINGS_ORIGINS, refuse_settings_post, refuse_toggle_post
 from addon.settings.memory import SiteMemoryStore
 from addon.settings.rules import (
@@ -267,6 +268,8 @@ class SettingsApp:
             chart=None if diagnostics is None else build_chart(diagnostics),
             summary="" if diagnostics is None else summarize(diagnostics),
             params=[] if diagnostics is None else sorted(diagnostics.params.items()),
+            runs=[] if diagnostics is None else block_runs(diagnostics),
+            left_out=[] if diagnostics is None else diagnostics.left_out,
             settings_url="/",
         )
         return html_reply(200, page)

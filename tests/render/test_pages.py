@@ -12,7 +12,7 @@ import lxml.html
 import pytest
 from lxml.html import HtmlElement
 
-from addon.core.result import Article, Block, Diagnostics, Region
+from addon.core.result import Article, Block, Diagnostics, LeftOut, Region
 from addon.proxy.recent import PageRecord
 from addon.render.chart import build_chart
 from addon.render.pages import (
@@ -27,6 +27,7 @@ from addon.render.pages import (
     style_block,
     style_source,
 )
+from addon.render.why import block_runs
 from addon.settings.rules import SiteSettings
 
 URL = "https://news.example/2024/story?id=7"
@@ -299,6 +300,7 @@ def diagnostics() -> Diagnostics:
         headline_line=1,
         line_tags=("div", "h1", "p", "nav", "li", "footer"),
         params={"algorithm": "addanag-plus", "gap": "80"},
+        line_texts=("Menu", "Rivers", "A river rises.", "Home", "", "Contact"),
     )
 
 
@@ -310,6 +312,8 @@ def test_why_page_draws_an_accessible_chart() -> None:
         chart=build_chart(diagnostics()),
         summary="Six lines.",
         params=sorted(diagnostics().params.items()),
+        runs=block_runs(diagnostics()),
+        left_out=[LeftOut("a date or reading-time line the byline row shows", "5 min read")],
         settings_url="/",
     )
     root = parse(page)
@@ -322,12 +326,32 @@ def test_why_page_draws_an_accessible_chart() -> None:
     assert root.xpath("//svg/line[@class='headline']/@x1") == ["1.5"]
     assert root.xpath("//td/text()") == ["algorithm", "addanag-plus", "gap", "80"]
     assert root.xpath("//script") == []
+    runs = [" ".join(li.xpath("./p")[0].text_content().split()) for li in root.xpath("//ol/li")]
+    assert runs == [
+        "Left out, line 1: more markup than text around it (DANAg)",
+        "Kept, line 2: the headline",
+        "Kept, line 3",
+        "Left out, lines 4 to 6: more markup than text around it (DANAg)",
+    ]
+    assert root.xpath("//ol/li[2]/ul/li/text()") == ["Rivers"]
+    assert root.xpath("//h2[.='Left out of the kept content']/following-sibling::ul/li")[
+        0
+    ].text_content() == "a date or reading-time line the byline row shows: 5 min read"
 
 
 def test_why_page_without_diagnostics() -> None:
     record = PageRecord("abc", URL, "original", "timed out", 2000.0)
     root = parse(
-        render_why(PageStyle(), record=record, chart=None, summary="", params=[], settings_url="/")
+        render_why(
+            PageStyle(),
+            record=record,
+            chart=None,
+            summary="",
+            params=[],
+            runs=[],
+            left_out=[],
+            settings_url="/",
+        )
     )
     assert root.xpath("//svg") == []
     assert "No line measurements" in root.text_content()

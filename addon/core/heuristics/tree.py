@@ -28,6 +28,8 @@ class Chosen:
     # Without a headline element, lines kept only for standing inside the subtree
     # are not evidence of an article: listings and shop grids fill their subtree.
     evidence: list[int] | None = None
+    # The lines left out as link-dense (link lists beside the content), for the why page.
+    dense: set[int] = field(default_factory=set)
 
 
 def choose_content(
@@ -64,7 +66,7 @@ def choose_content(
     drop = _unkept_elements(lines, kept, top, inside)
     if headline is not None and headline.element is not None:
         drop.add(headline.element)
-    return Chosen([top], drop, kept, evidence)
+    return Chosen([top], drop, kept, evidence, dense)
 
 
 def _dense(
