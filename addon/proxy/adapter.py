@@ -281,7 +281,13 @@ def effective_mode(settings: SiteSettings, override: str) -> str:
 
 def page_style(settings: SiteSettings) -> PageStyle:
     """Return how the site's reader view looks."""
-    return PageStyle(theme=settings.theme, font_size=settings.font_size, width=settings.width)
+    return PageStyle(
+        theme=settings.theme,
+        font_size=settings.font_size,
+        width=settings.width,
+        font=settings.font,
+        line_height=settings.line_height,
+    )
 
 
 def reader_links(

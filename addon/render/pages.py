@@ -49,11 +49,14 @@ BASE_FONT_REM = 1.125
 
 @dataclass(frozen=True, slots=True)
 class PageStyle:
-    """How a page looks: theme, text size (percent of the base) and column width (CSS em)."""
+    """How a page looks: theme, text size (percent of the base), column width (CSS em),
+    the reader text's font family and line height (percent of the text size)."""
 
     theme: str = "auto"
     font_size: int = 100
     width: int = 40
+    font: str = "serif"
+    line_height: int = 170
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +96,20 @@ def style_block(style: PageStyle) -> str:
     size = BASE_FONT_REM * int(style.font_size) / 100
     # The width is in em of the reader text; rem keeps it the same in the smaller toolbar.
     measure = size * int(style.width)
-    root = f":root{{--font-size:{size:.4g}rem;--measure:{measure:.4g}rem}}\n"
+    family = FONT_FAMILIES.get(style.font, FONT_FAMILIES["serif"])
+    leading = int(style.line_height) / 100
+    root = (
+        f":root{{--font-size:{size:.4g}rem;--measure:{measure:.4g}rem;"
+        f"--line-height:{leading:.3g};--reader-font:{family}}}\n"
+    )
     return root + _CSS
+
+
+# The reader text's font families: the reader's choice of serif or sans.
+FONT_FAMILIES = {
+    "serif": 'Georgia, "Iowan Old Style", "Noto Serif", "Times New Roman", serif',
+    "sans": 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif',
+}
 
 
 def style_source(css: str) -> str:
@@ -171,26 +186,36 @@ class ReaderControls:
     sizes: tuple[int, ...]
     themes: tuple[str, ...]
     widths: tuple[int, ...]
+    fonts: tuple[str, ...]
+    line_heights: tuple[int, ...]
     font_size: int
     theme: str
     width: int
+    font: str
+    line_height: int
 
 
 # Text sizes (percent) and column widths (em) the "Aa" panel offers.
 PANEL_SIZES = (80, 90, 100, 110, 125, 150, 175, 200, 250, 300)
 PANEL_WIDTHS = (30, 35, 40, 45, 50, 60, 80)
+# Line heights (percent of the text size) the "Aa" panel offers.
+PANEL_LINE_HEIGHTS = (130, 150, 170, 200, 230)
 
 
 def reader_controls(style: PageStyle) -> ReaderControls:
     """Return the panel's choices, the page's own values among them."""
-    size, width = int(style.font_size), int(style.width)
+    size, width, leading = int(style.font_size), int(style.width), int(style.line_height)
     return ReaderControls(
         sizes=tuple(sorted({*PANEL_SIZES, size})),
         themes=THEMES,
         widths=tuple(sorted({*PANEL_WIDTHS, width})),
+        fonts=tuple(FONT_FAMILIES),
+        line_heights=tuple(sorted({*PANEL_LINE_HEIGHTS, leading})),
         font_size=size,
         theme=style.theme if style.theme in THEMES else "auto",
         width=width,
+        font=style.font if style.font in FONT_FAMILIES else "serif",
+        line_height=leading,
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 from addon.proxy.page_switch import BOOKMARKLET, with_marker
@@ -30,6 +30,9 @@ from addon.settings.memory import SiteMemoryStore
 from addon.settings.rules import (
     FONT_SIZE_MAX,
     FONT_SIZE_MIN,
+    FONTS,
+    LINE_HEIGHT_MAX,
+    LINE_HEIGHT_MIN,
     MODES,
     THEMES,
     WIDTH_MAX,
@@ -37,6 +40,7 @@ from addon.settings.rules import (
     ConfigStore,
     ConfigWriteError,
     Field,
+    Font,
     Rule,
     Theme,
 )
@@ -46,6 +50,7 @@ S = TypeVar("S", bound=str)
 # Accepted ranges of the number fields (percent and em), as the config file's.
 FONT_SIZES = range(FONT_SIZE_MIN, FONT_SIZE_MAX + 1)
 WIDTHS = range(WIDTH_MIN, WIDTH_MAX + 1)
+LINE_HEIGHTS = range(LINE_HEIGHT_MIN, LINE_HEIGHT_MAX + 1)
 # Forms are tiny; anything larger is not ours.
 MAX_FORM_BYTES = 16 * 1024
 SETTINGS_FORM_ACTION = " ".join(["'self'", *sorted(SETTINGS_ORIGINS)])
@@ -82,6 +87,8 @@ class RuleView:
     theme: str
     font_size: int | None
     width: int | None
+    font: str = ""
+    line_height: int | None = None
 
 
 class FormError(Exception):
@@ -139,22 +146,37 @@ def number(form: Mapping[str, str], name: str, allowed: range) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class StyleForm:
-    """The theme, text size and width a form sets; `blank` names the fields left empty."""
+    """The theme, text size, width, font and line height a form sets; `blank` names the
+    fields left empty."""
 
     theme: Theme | None
     font_size: int | None
     width: int | None
+    font: Font | None
+    line_height: int | None
     blank: tuple[Field, ...]
+
+    def values(self) -> dict[str, Any]:
+        """Return the fields as the store's keyword arguments (None: leave as is)."""
+        return {
+            "theme": self.theme, "font_size": self.font_size, "width": self.width,
+            "font": self.font, "line_height": self.line_height,
+        }  # fmt: skip
 
 
 def style_form(form: Mapping[str, str]) -> StyleForm:
-    """Read the theme, text size and width fields (each may be blank)."""
+    """Read the theme, text size, width, font and line height fields (each may be blank)."""
     theme = choose(form, "theme", THEMES) if form.get("theme") else None
+    font = choose(form, "font", FONTS) if form.get("font") else None
     font_size = number(form, "font_size", FONT_SIZES)
     width = number(form, "width", WIDTHS)
-    values: dict[Field, object] = {"theme": theme, "font_size": font_size, "width": width}
+    line_height = number(form, "line_height", LINE_HEIGHTS)
+    values: dict[Field, object] = {
+        "theme": theme, "font_size": font_size, "width": width,
+        "font": font, "line_height": line_height,
+    }  # fmt: skip
     blank = tuple(name for name, value in values.items() if value is None)
-    return StyleForm(theme, font_size, width, blank)
+    return StyleForm(theme, font_size, width, font, line_height, blank)
 
 
 def switch_of(record: PageRecord) -> tuple[str, str]:
@@ -218,7 +240,7 @@ class SettingsApp:
     def style(self) -> PageStyle:
         """Return the look of Plainview's own pages: the default theme and sizes."""
         defaults = self.store.current().defaults
-        return PageStyle(defaults.theme, defaults.font_size, defaults.width)
+        return PageStyle(defaults.theme, defaults.font_size, defaults.width)  # UI: sans
 
     def message(self, status: int, title: str, text: str, back_url: str = "/") -> WebReply:
         """Return a short page with one message."""
@@ -243,7 +265,10 @@ class SettingsApp:
                 "font_max": FONT_SIZES.stop - 1,
                 "width_min": WIDTHS.start,
                 "width_max": WIDTHS.stop - 1,
+                "line_min": LINE_HEIGHTS.start,
+                "line_max": LINE_HEIGHTS.stop - 1,
             },
+            fonts=FONTS,
             rules=rules.views,
             rule_pages=rules,
             recent=[(record, switch_of(record)) for record in self.recent.newest()],
@@ -306,12 +331,7 @@ class SettingsApp:
     def save_defaults(self, form: dict[str, str]) -> None:
         """Change the defaults (blank fields stay as they are)."""
         style = style_form(form)
-        self.store.set_defaults(
-            mode=choose(form, "mode", MODES),
-            theme=style.theme,
-            font_size=style.font_size,
-            width=style.width,
-        )
+        self.store.set_defaults(mode=choose(form, "mode", MODES), **style.values())
 
     def save_rule(self, form: dict[str, str]) -> None:
         """Add or change the rule of one host and path; blank fields follow the defaults."""
@@ -325,10 +345,8 @@ class SettingsApp:
             host,
             mode,
             form.get("path", "").strip() or None,
-            theme=style.theme,
-            font_size=style.font_size,
-            width=style.width,
             clear=blank + style.blank,
+            **style.values(),
         )
 
     def remove_rule(self, form: dict[str, str]) -> None:
@@ -413,11 +431,10 @@ class SettingsApp:
         return redirect(url)
 
     def _save_style(self, url: str | None, style: StyleForm) -> None:
-        """Save text size, theme and width in the rule the page follows (a new rule for its
-        host if none), or as the defaults (None)."""
-        theme, font_size, width = style.theme, style.font_size, style.width
+        """Save the panel's choices in the rule the page follows (a new rule for its host if
+        none), or as the defaults (None)."""
         if url is None:
-            self.store.set_defaults(theme=theme, font_size=font_size, width=width)
+            self.store.set_defaults(**style.values())
             return
         # The rule the page follows, changed in place: a new host rule after it
         # would win and take its mode away (the last match wins).
@@ -427,7 +444,7 @@ class SettingsApp:
         host, path = (parts.hostname or "", None) if index is None else (
             config.rules[index].host, config.rules[index].path
         )
-        self.store.set_rule(host, None, path, theme=theme, font_size=font_size, width=width)
+        self.store.set_rule(host, None, path, **style.values())
 
     def undo_toggle(self, request: WebRequest) -> WebReply:
         """Put a site's rule back as it was before "Always original", then go to the page."""
@@ -514,6 +531,16 @@ def rule_page(views: list[RuleView], asked: str, *, size: int = RULES_PER_PAGE) 
 def rule_views(rules: Sequence[Rule]) -> list[RuleView]:
     """Describe the config's rules for the settings page."""
     return [
-        RuleView(i, r.host, r.path or "", r.mode or "", r.theme or "", r.font_size, r.width)
+        RuleView(
+            i,
+            r.host,
+            r.path or "",
+            r.mode or "",
+            r.theme or "",
+            r.font_size,
+            r.width,
+            r.font or "",
+            r.line_height,
+        )
         for i, r in enumerate(rules)
     ]

@@ -7,11 +7,13 @@ The file has a `[defaults]` table and any number of `[[rule]]` tables:
     theme = "auto"       # auto | light | dark | sepia
     font_size = 100      # percent, 50..300
     width = 40           # column width in em, 20..120
+    font = "serif"       # serif | sans
+    line_height = 170    # percent of the text size, 120..250
 
     [[rule]]
     host = ".news.example.org"  # the domain and its subdomains; "example.com": that host only
     path = "/blog/"             # optional path prefix
-    mode = "original"           # optional; so are theme, font_size and width
+    mode = "original"           # optional; so are theme, font_size, width, font and line_height
 
 The last matching rule wins (as in Privoxy); what it leaves unset comes from
 `[defaults]`. Reads use tomllib (strict and fast); writes edit the file's
@@ -46,14 +48,18 @@ from tomlkit.toml_document import TOMLDocument
 
 Mode = Literal["reader", "original", "auto"]
 Theme = Literal["auto", "light", "dark", "sepia"]
-Field = Literal["mode", "theme", "font_size", "width"]
+Font = Literal["serif", "sans"]
+Field = Literal["mode", "theme", "font_size", "width", "font", "line_height"]
 
 MODES: tuple[Mode, ...] = ("reader", "original", "auto")
 THEMES: tuple[Theme, ...] = ("auto", "light", "dark", "sepia")
-FIELDS: tuple[Field, ...] = ("mode", "theme", "font_size", "width")
-# font_size is a percentage of the reader view's base size; width is in em.
+FONTS: tuple[Font, ...] = ("serif", "sans")
+FIELDS: tuple[Field, ...] = ("mode", "theme", "font_size", "width", "font", "line_height")
+# font_size is a percentage of the reader view's base size; width is in em;
+# line_height a percentage of the text size.
 FONT_SIZE_MIN, FONT_SIZE_MAX = 50, 300
 WIDTH_MIN, WIDTH_MAX = 20, 120
+LINE_HEIGHT_MIN, LINE_HEIGHT_MAX = 120, 250
 
 _S = TypeVar("_S", bound=str)
 _Where = tuple[str | int, ...]  # a TOML path: ("rule", 2, "mode")
@@ -79,13 +85,16 @@ mode = "auto"        # reader | original | auto (reader view if the page is an a
 theme = "auto"       # auto (follows the browser's light/dark preference) | light | dark | sepia
 font_size = 100      # text size in percent, 50..300
 width = 40           # column width in em, 20..120
+font = "serif"       # serif | sans
+line_height = 170    # line height in percent of the text size, 120..250
 
 # Rules: one [[rule]] table per site, or per part of a site.
 #   host = "example.com"    this host only (letter case and port do not matter)
 #   host = ".example.com"   example.com and all of its subdomains
 #   path = "/blog/"         optional: only pages whose path starts with this
 # When several rules match a page, the LAST one in this file wins. A rule may
-# also set theme, font_size and width; what it leaves out comes from [defaults].
+# also set theme, font_size, width, font and line_height; what it leaves out
+# comes from [defaults].
 # For example:
 #
 # [[rule]]
@@ -141,6 +150,8 @@ class SiteSettings:
     theme: Theme = "auto"
     font_size: int = 100
     width: int = 40
+    font: Font = "serif"
+    line_height: int = 170
     rule_index: int | None = None
     # The matched rule's host and path when it sets the mode ("example.org/blog/").
     mode_rule: str = ""
@@ -161,6 +172,8 @@ class Rule:
     theme: Theme | None = None
     font_size: int | None = None
     width: int | None = None
+    font: Font | None = None
+    line_height: int | None = None
 
     def matches(self, host: str, path: str) -> bool:
         """Tell whether this rule applies to a normalised host and a request path."""
@@ -199,6 +212,8 @@ def _apply_rule(defaults: SiteSettings, rule: Rule, index: int) -> SiteSettings:
         theme=defaults.theme if rule.theme is None else rule.theme,
         font_size=defaults.font_size if rule.font_size is None else rule.font_size,
         width=defaults.width if rule.width is None else rule.width,
+        font=defaults.font if rule.font is None else rule.font,
+        line_height=defaults.line_height if rule.line_height is None else rule.line_height,
         rule_index=index,
         mode_rule="" if rule.mode is None else f"{rule.host}{rule.path or ''}",
     )
@@ -273,6 +288,8 @@ class _Fields:
     theme: Theme | None = None
     font_size: int | None = None
     width: int | None = None
+    font: Font | None = None
+    line_height: int | None = None
 
 
 def _describe(value: object) -> str:
@@ -324,6 +341,16 @@ def _check_width(value: object) -> int | _Problem:
     return _integer(value, "width", WIDTH_MIN, WIDTH_MAX)
 
 
+def _check_font(value: object) -> Font | _Problem:
+    """Return a valid font family."""
+    return _choice(value, "font", FONTS)
+
+
+def _check_line_height(value: object) -> int | _Problem:
+    """Return a valid line height."""
+    return _integer(value, "line_height", LINE_HEIGHT_MIN, LINE_HEIGHT_MAX)
+
+
 def _check_host(value: object) -> str | _Problem:
     """Return a rule's host pattern, normalised."""
     pattern = _host_pattern(value) if isinstance(value, str) else None
@@ -371,20 +398,11 @@ def _unknown_key(
 
 
 def _fields(table: Mapping[str, object]) -> _Fields | _Problem:
-    """Return the mode, theme, font size and width that a table sets."""
-    mode = _check_mode(table["mode"]) if "mode" in table else None
-    if isinstance(mode, _Problem):
-        return mode
-    theme = _check_theme(table["theme"]) if "theme" in table else None
-    if isinstance(theme, _Problem):
-        return theme
-    font_size = _check_font_size(table["font_size"]) if "font_size" in table else None
-    if isinstance(font_size, _Problem):
-        return font_size
-    width = _check_width(table["width"]) if "width" in table else None
-    if isinstance(width, _Problem):
-        return width
-    return _Fields(mode, theme, font_size, width)
+    """Return the mode, theme, font size, width, font and line height that a table sets."""
+    checked = _checked({key: table.get(key) for key in FIELDS})
+    if isinstance(checked, _Problem):
+        return checked
+    return _Fields(**checked)  # type: ignore[arg-type]  # each value checked for its key
 
 
 def _defaults(value: object) -> SiteSettings | _Problem:
@@ -403,6 +421,8 @@ def _defaults(value: object) -> SiteSettings | _Problem:
         theme=fields.theme or base.theme,
         font_size=base.font_size if fields.font_size is None else fields.font_size,
         width=base.width if fields.width is None else fields.width,
+        font=fields.font or base.font,
+        line_height=base.line_height if fields.line_height is None else fields.line_height,
     )
 
 
@@ -425,7 +445,16 @@ def _rule(value: object, index: int) -> Rule | _Problem:
     fields = _fields(value)
     if isinstance(fields, _Problem):
         return _inside(fields, where, prefix)
-    return Rule(host, path, fields.mode, fields.theme, fields.font_size, fields.width)
+    return Rule(
+        host,
+        path,
+        fields.mode,
+        fields.theme,
+        fields.font_size,
+        fields.width,
+        fields.font,
+        fields.line_height,
+    )
 
 
 def _rules(value: object, limits: Limits) -> tuple[Rule, ...] | _Problem:
@@ -852,6 +881,8 @@ _CHECKS: dict[str, Callable[[object], object]] = {
     "theme": _check_theme,
     "font_size": _check_font_size,
     "width": _check_width,
+    "font": _check_font,
+    "line_height": _check_line_height,
 }
 
 
@@ -944,13 +975,18 @@ class ConfigStore:
         theme: Theme | None = None,
         font_size: int | None = None,
         width: int | None = None,
+        font: Font | None = None,
+        line_height: int | None = None,
         clear: Collection[Field] = (),
     ) -> SiteConfig:
         """Add or update the rule of this host pattern and path; raise ConfigWriteError."""
         # The last rule with the same host and path is updated, else one is
         # appended. None leaves a field as it is; `clear` unsets fields, which
         # then come from the defaults.
-        given = {"mode": mode, "theme": theme, "font_size": font_size, "width": width}
+        given = {
+            "mode": mode, "theme": theme, "font_size": font_size, "width": width,
+            "font": font, "line_height": line_height,
+        }  # fmt: skip
         checked = self._check({"host": host, "path": path, **given})
         unknown = sorted(set(clear) - set(FIELDS))
         if unknown:
@@ -990,9 +1026,14 @@ class ConfigStore:
         theme: Theme | None = None,
         font_size: int | None = None,
         width: int | None = None,
+        font: Font | None = None,
+        line_height: int | None = None,
     ) -> SiteConfig:
         """Change the defaults (None: leave as is); raise ConfigWriteError if refused."""
-        given = {"mode": mode, "theme": theme, "font_size": font_size, "width": width}
+        given = {
+            "mode": mode, "theme": theme, "font_size": font_size, "width": width,
+            "font": font, "line_height": line_height,
+        }  # fmt: skip
         self._check(given)
         fields = {key: value for key, value in given.items() if value is not None}
         return self._edit(lambda document, _config: _set_defaults(document, fields))

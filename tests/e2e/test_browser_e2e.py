@@ -316,8 +316,8 @@ def test_axe_finds_no_violation_in_plainviews_own_pages_in_each_theme(
 def test_the_aa_panel_changes_the_next_load_and_no_other_site_may_post_it(
     browser: OpenBrowser, origin: OriginServer, proxy_process: ProxyProcess
 ) -> None:
-    # Issue 30 (4): text size, colours and width on the reader page itself, without
-    # script; the text size scales the toolbar too (it did not).
+    # Issue 30 (4): text size, font, line spacing, colours and width on the reader
+    # page itself, without script; the text size scales the toolbar too (it did not).
     saved = proxy_process.config.read_bytes()
     toolbar = "parseFloat(getComputedStyle(document.querySelector('.toolbar')).fontSize)"
     try:
@@ -327,6 +327,8 @@ def test_the_aa_panel_changes_the_next_load_and_no_other_site_may_post_it(
             page.click(".pv-aa summary")
             page.select_option("select[name=font_size]", "200")
             page.select_option("select[name=theme]", "sepia")
+            page.select_option("select[name=font]", "sans")
+            page.select_option("select[name=line_height]", "230")
             with page.expect_navigation(url=origin.url("/re/wikipedia-3.html")) as applied:
                 page.click("text=Apply")
             response = applied.value
@@ -334,6 +336,11 @@ def test_the_aa_panel_changes_the_next_load_and_no_other_site_may_post_it(
             assert response.headers["content-security-policy"].startswith(PLAINVIEW_CSP)
             assert page.evaluate("document.documentElement.dataset.theme") == "sepia"
             assert page.evaluate(toolbar) == pytest.approx(before * 2, rel=0.05)
+            text = page.evaluate(
+                "(() => { const s = getComputedStyle(document.querySelector('article p'));"
+                " return [s.fontFamily, parseFloat(s.lineHeight) / parseFloat(s.fontSize)]; })()"
+            )
+            assert text[0].startswith("system-ui") and text[1] == pytest.approx(2.3, rel=0.02)
             # The /re/ rule took the style: its mode stays, the next page is a reader view.
             assert 'path = "/re/"' in proxy_process.config.read_text(encoding="utf-8")
             fields = page.eval_on_selector(

@@ -205,7 +205,8 @@ def test_a_reader_view_a_site_rule_made_says_so_and_links_to_the_settings() -> N
 def test_the_reader_page_has_its_text_and_colour_controls_without_script() -> None:
     # Issue 30 (4): text size, colours and width were only on the settings page.
     links = replace(LINKS, style_action="https://plainview.proxy/style")
-    root = parse(render_reader(article(), URL, PageStyle(theme="sepia", font_size=120), links))
+    style = PageStyle(theme="sepia", font_size=120, font="sans", line_height=200)
+    root = parse(render_reader(article(), URL, style, links))
     (panel,) = root.xpath("//details[@class='pv-aa']")
     assert panel.xpath("./summary")[0].text_content().startswith("Aa")
     (form,) = panel.xpath(".//form")
@@ -213,7 +214,12 @@ def test_the_reader_page_has_its_text_and_colour_controls_without_script() -> No
     fields = {i.get("name"): i.get("value") for i in form.xpath(".//input[@type='hidden']")}
     assert fields == {"token": "tok123", "url": URL}
     chosen = {s.get("name"): s.xpath("./option[@selected]/@value") for s in form.xpath(".//select")}
-    assert chosen == {"font_size": ["120"], "theme": ["sepia"], "width": ["40"]}
+    assert chosen == {
+        "font_size": ["120"], "theme": ["sepia"], "width": ["40"],
+        "font": ["sans"], "line_height": ["200"],
+    }  # fmt: skip
+    labels = [label.text.strip() for label in form.xpath(".//label[select]")]
+    assert labels == ["Text size", "Font", "Line spacing", "Colours", "Column width"]
     scopes = form.xpath(".//input[@name='scope']")
     choices = [(i.get("value"), i.get("checked")) for i in scopes]
     assert choices == [("site", "checked"), ("all", None)]
@@ -227,6 +233,18 @@ def test_text_size_scales_the_toolbar_byline_and_footer_too() -> None:
     sizes = dict(re.findall(pattern, css))
     assert set(sizes) == {".toolbar", ".meta", ".page-footer"}
     assert not any(size.endswith("rem") for size in sizes.values())
+
+
+def test_font_family_and_line_height_set_the_reader_text_only() -> None:
+    # Issue 30 (4): the panel lacked font family and line height.
+    sans = style_text(parse(render_reader(article(), URL, PageStyle(font="sans"), LINKS)))
+    serif = style_text(parse(render_reader(article(), URL, PageStyle(line_height=230), LINKS)))
+    assert "--reader-font:system-ui," in sans and "--line-height:1.7;" in sans
+    assert "--reader-font:Georgia," in serif and "--line-height:2.3;" in serif
+    body = re.search(r"\nbody \{[^}]*\}", serif)
+    assert body is not None
+    assert "font-family: var(--reader-font)" in body.group(0)
+    assert "line-height: var(--line-height)" in body.group(0)
 
 
 def test_csp_hash_matches_the_style_element() -> None:
@@ -368,7 +386,15 @@ def test_every_theme_renders_the_settings_page(theme: str) -> None:
         modes=("reader", "original", "auto"),
         themes=("auto", "light", "dark", "sepia"),
         defaults=SiteSettings(theme=theme),  # type: ignore[arg-type]
-        limits={"font_min": 50, "font_max": 300, "width_min": 20, "width_max": 120},
+        limits={
+            "font_min": 50,
+            "font_max": 300,
+            "width_min": 20,
+            "width_max": 120,
+            "line_min": 120,
+            "line_max": 250,
+        },
+        fonts=("serif", "sans"),
         rules=[],
         recent=[],
         bookmarklet="javascript:void(0)",

@@ -347,6 +347,13 @@ def test_the_reader_pages_style_panel_saves_for_the_site_or_everywhere(
     defaults = store.current().defaults
     assert (defaults.theme, defaults.font_size, defaults.width) == ("dark", 200, 50)
     assert defaults.mode == "auto"  # the mode is the panel's to leave alone
+    reply = post(app, "/style", {**form, "font": "sans", "line_height": "230"}, from_page)
+    assert reply.status == 303
+    assert store.current().rules == (
+        Rule("news.example", None, None, "dark", 150, 50, "sans", 230),
+    )
+    bad = post(app, "/style", {**form, "line_height": "999"}, from_page)
+    assert bad.status == 400 and b"line_height must be a whole number" in bad.body
 
 
 def test_the_style_panel_changes_the_rule_the_page_follows(

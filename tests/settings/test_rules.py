@@ -23,6 +23,7 @@ from addon.proxy.recent import RecentPages
 from addon.settings import rules as siteconfig
 from addon.settings.app import SettingsApp, WebReply, WebRequest
 from addon.settings.guard import site_token
+from addon.settings.memory import SiteCount, SiteMemoryStore
 from addon.settings.rules import (
     ConfigError,
     ConfigStore,
@@ -212,6 +213,35 @@ def test_an_error_names_file_line_and_problem() -> None:
     assert str(ConfigError("config.toml", None, "file too large")) == "config.toml: file too large"
 
 
+def test_font_and_line_height_come_from_the_defaults_unless_a_rule_sets_them() -> None:
+    # Issue 30 (4): the reader's font family and line height, per site or everywhere.
+    config = config_of(
+        "[defaults]\nfont = 'sans'\nline_height = 150\n\n"
+        "[[rule]]\nhost = 'a.example'\nline_height = 220\n\n"
+        "[[rule]]\nhost = 'b.example'\nfont = 'serif'\n"
+    )
+    assert (config.defaults.font, config.defaults.line_height) == ("sans", 150)
+    a, b = config.settings_for("a.example"), config.settings_for("b.example")
+    assert (a.font, a.line_height) == ("sans", 220)
+    assert (b.font, b.line_height) == ("serif", 150)
+    assert config_of("").defaults.font == "serif"
+    assert config_of("").defaults.line_height == 170
+
+
+def test_font_and_line_height_are_written_and_cleared(tmp_path: Path) -> None:
+    store = ConfigStore(tmp_path / "config.toml")
+    store.ensure_exists()
+    store.set_defaults(font="sans", line_height=200)
+    store.set_rule("a.example", "reader", font="serif", line_height=130)
+    config = store.current()
+    assert (config.defaults.font, config.defaults.line_height) == ("sans", 200)
+    assert config.rules == (Rule("a.example", None, "reader", None, None, None, "serif", 130),)
+    store.set_rule("a.example", clear=("font", "line_height"))
+    assert store.current().settings_for("a.example").font == "sans"
+    with pytest.raises(ConfigWriteError, match="line_height must be an integer"):
+        store.set_defaults(line_height=99)
+
+
 @pytest.mark.parametrize(
     ("text", "line", "message"),
     [
@@ -228,6 +258,9 @@ def test_an_error_names_file_line_and_problem() -> None:
         ),
         ("[defaults]\nwidth = 121\n", 2, "(got 121)"),
         ("[defaults]\ntheme = ['dark']\n", 2, "theme must be one of auto, light, dark, sepia"),
+        ("[defaults]\nfont = 'comic'\n", 2, "font must be one of serif, sans (got 'comic')"),
+        ("[defaults]\nline_height = 300\n", 2, "line_height must be an integer from 120 to 250"),
+        ("[[rule]]\nhost = 'a'\nfont = 1\n", 3, "rule 1: font must be one of serif, sans"),
         ("\n[defaults]\nmode = 'auto'\nmoed = 'reader'\n", 4, "unknown key 'moed' in [defaults]"),
         ("defaults = 'reader'\n", 1, "defaults must be a table"),
         ("[rules]\nhost = 'a'\n", 1, "unknown key 'rules' in the file"),
@@ -1114,6 +1147,34 @@ def test_a_forged_post_is_refused_and_changes_nothing(
     assert reply.status == 403, reply.body[:200]
     assert b"Refused" in reply.body
     assert store.path.read_bytes() == before
+
+
+# The site memory's forms (issue 31): a forgery must forget nothing.
+MEMORY_VALID = {
+    "/memory/forget": {"token": SECRET, "site": "victim.example"},
+    "/memory/forget-all": {"token": SECRET},
+}
+
+
+@pytest.mark.parametrize("endpoint", MEMORY_VALID)
+@pytest.mark.parametrize("forgery", FORGERIES)
+def test_a_forged_post_to_the_site_memory_forgets_nothing(
+    store: ConfigStore, tmp_path: Path, endpoint: str, forgery: str
+) -> None:
+    memory = SiteMemoryStore(tmp_path / "site-memory")
+    memory.learn("victim.example", VICTIM, frozenset({1}))
+    app = SettingsApp(store, RecentPages(), SECRET, memory=memory)
+    form, headers = MEMORY_VALID[endpoint], SETTINGS_ORIGIN
+    changes, forged_headers = FORGERIES[forgery]
+    if forgery == OFF_BY_ONE:
+        changes = {"token": SECRET[:-1] + ("0" if SECRET[-1] != "0" else "1")}
+    forged_form = {k: v for k, v in {**form, **changes}.items() if v is not None}
+    reply = post(app, endpoint, forged_form, headers if forged_headers is None else forged_headers)
+    assert reply.status == 403, reply.body[:200]
+    assert memory.counts() == [SiteCount("victim.example", 1)]
+    # The control: the same request unforged does forget.
+    assert post(app, endpoint, form, headers).status == 303
+    assert memory.counts() == []
 
 
 @pytest.mark.parametrize("endpoint", VALID)
