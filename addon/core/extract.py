@@ -101,12 +101,9 @@ def extract(
     root = parse_page(body, content_type=content_type, max_bytes=params.max_bytes, clock=clock)
     if isinstance(root, Skip):
         return root
-    # Read before preprocessing drops the template's hidden and chrome parts.
-    prints = page_fingerprints(root) if learn else frozenset()
-    result = _extract_tree(root, url=url, params=params, clock=clock, audit=audit, memory=memory)
-    if prints and isinstance(result, Article):
-        return replace(result, fingerprints=prints)
-    return result
+    return _extract_tree(
+        root, url=url, params=params, clock=clock, audit=audit, site=_Site(memory, learn)
+    )
 
 
 def parse_page(
@@ -136,9 +133,9 @@ def parse_page(
 
 
 def learn_page(body: bytes | str, *, content_type: str | None = None) -> frozenset[int]:
-    """Return a page's block fingerprints for the site memory, extracting nothing."""
-    root = parse_page(body, content_type=content_type)
-    return frozenset() if isinstance(root, Skip) else page_fingerprints(root)
+    """Return a page's block fingerprints for the site memory (none without an article)."""
+    result = extract(body, content_type=content_type, learn=True)
+    return frozenset() if isinstance(result, Skip) else result.fingerprints
 
 
 def why_not_html(
@@ -176,15 +173,21 @@ def _extract_tree(
     params: ExtractParams,
     clock: _Clock,
     audit: bool = False,
-    memory: SiteMemory | None = None,
+    site: _Site | None = None,
 ) -> Article | Skip:
     """Read the page (preprocessing, DANAg, TitleFinder), then write its article (output)."""
     found = _read_page(root, url=url, params=params, clock=clock)
     if isinstance(found, Skip):
         return found
-    return _write_article(
-        found, url=url, params=params, clock=clock, audit=audit, memory=memory
-    )
+    return _write_article(found, url=url, params=params, clock=clock, audit=audit, site=site)
+
+
+@dataclass(frozen=True, slots=True)
+class _Site:
+    """What the site memory asks of one page: its other pages' memory, and learning it."""
+
+    memory: SiteMemory | None = None
+    learn: bool = False
 
 
 def _read_page(
@@ -262,7 +265,7 @@ def _write_article(
     params: ExtractParams,
     clock: _Clock,
     audit: bool = False,
-    memory: SiteMemory | None = None,
+    site: _Site | None = None,
 ) -> Article | Skip:
     """Turn the chosen subtrees into the article's blocks, and assemble the Article.
 
@@ -272,11 +275,16 @@ def _write_article(
     With `audit`, the kept source elements' text is read first, for the fidelity check.
     """
     source_text = kept_text(found.chosen.top, found.chosen.drop) if audit else None
+    site = site or _Site()
     output = _output(found, params.extend)
-    if memory is not None and memory.pages:
-        output = _forget_template(output, found, memory, params.extend)
+    if site.memory is not None and site.memory.pages:
+        output = _forget_template(output, found, site.memory, params.extend)
     clock.lap("output")
-    return _article(output, found, url=url, params=params, clock=clock, source_text=source_text)
+    article = _article(output, found, url=url, params=params, clock=clock, source_text=source_text)
+    if site.learn and isinstance(article, Article):
+        lines = ((line.tag, line.text) for line in found.lines)
+        return replace(article, fingerprints=page_fingerprints(lines))
+    return article
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,9 +17,6 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from lxml import etree
-
-from addon.core.dom import is_element
 from addon.core.result import Block, LeftOut
 
 Fingerprint = int
@@ -27,8 +24,9 @@ Fingerprint = int
 # Folded away before hashing: all but letters and digits (\W, and "_" which \w keeps).
 _NOT_ALNUM = re.compile(r"[\W_]+")
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-# Elements whose text is never a block a reader shows.
-_NO_TEXT = frozenset({"script", "style", "noscript", "template", "head", "title"})
+# Blocks made of several lines (items, terms, cells), each line a fingerprint.
+SPLIT_KINDS = frozenset({"ul", "ol", "dl", "table"})
+_PIECES = re.compile(r"[\n\t]+")
 
 LEFT_OUT_REASON = "a block this site repeats on its other pages (site memory)"
 
@@ -66,68 +64,37 @@ def fingerprint(kind: str, text: str) -> Fingerprint | None:
     return int.from_bytes(digest, "big")
 
 
-def block_fingerprint(block: Block) -> Fingerprint | None:
-    """Return an article block's fingerprint (as its source element's would be)."""
-    return fingerprint(block.kind, block.text)
+def block_fingerprints(block: Block) -> tuple[Fingerprint, ...]:
+    """Return an article block's fingerprints, as its source lines' would be: one for a
+    paragraph or heading, one per item or cell for a list, term list or table."""
+    pieces = _PIECES.split(block.text) if block.kind in SPLIT_KINDS else (block.text,)
+    prints = (fingerprint(block.kind, piece) for piece in pieces)
+    return tuple(print_ for print_ in prints if print_ is not None)
 
 
 def page_fingerprints(
-    root: etree._Element, *, max_chars: int = 2000, max_blocks: int = 4000
+    lines: Iterable[tuple[str, str]], *, max_blocks: int = 4000
 ) -> frozenset[Fingerprint]:
-    """Return the fingerprints of every element's text on the page, what a later page
-    of the site is compared with.
-
-    An element holding more than `max_chars` letters and digits is a container, never
-    one block of a template: it and its ancestors are not fingerprinted (which bounds
-    the work by `max_chars` per element).
-    """
+    """Return the fingerprints of a page's lines (element name, text): what a later page
+    of the site is compared with (DANAg's lines, thesis §4.3.1: each block's inline text)."""
     prints: set[Fingerprint] = set()
-    for element, folded in _folded_elements(root, max_chars=max_chars):
-        if folded and len(prints) < max_blocks:
-            shape = "h" if element.tag in _HEADINGS else "b"
-            digest = hashlib.blake2b(f"{shape}:{folded}".encode(), digest_size=8).digest()
-            prints.add(int.from_bytes(digest, "big"))
+    for tag, text in lines:
+        print_ = fingerprint(tag, text)
+        if print_ is not None:
+            prints.add(print_)
+            if len(prints) >= max_blocks:
+                break
     return frozenset(prints)
 
 
-def _folded_elements(
-    root: etree._Element, *, max_chars: int
-) -> Iterable[tuple[etree._Element, str]]:
-    """Yield each element with its folded text, children before parents (None: too long)."""
-    folded: dict[etree._Element, str | None] = {}
-    for element in _postorder(root):
-        text = _fold_own(element, folded, max_chars=max_chars)
-        folded[element] = text
-        if text is not None:
-            yield element, text
-        for child in element:
-            folded.pop(child, None)  # read once, by its parent: the map stays small
-
-
-def _fold_own(
-    element: etree._Element, folded: Mapping[etree._Element, str | None], *, max_chars: int
-) -> str | None:
-    """Fold the element's text from its own text, its children's folded texts and tails."""
-    if element.tag in _NO_TEXT:
-        return ""
-    parts = [fold(element.text or "")]
-    for child in element:
-        if is_element(child):
-            inner = folded.get(child, "")
-            if inner is None:
-                return None
-            parts.append(inner)
-        parts.append(fold(child.tail or ""))
-    text = "".join(parts)
-    return text if len(text) <= max_chars else None
-
-
-def _postorder(root: etree._Element) -> Iterable[etree._Element]:
-    """Yield the elements under `root` (itself included), children before their parent."""
-    # iterwalk's "end" events come children first; comments and PIs are not elements.
-    for _event, element in etree.iterwalk(root, events=("end",)):
-        if is_element(element):
-            yield element
+def block_seen(
+    block: Block, memory: SiteMemory, keep: Collection[Fingerprint] = frozenset()
+) -> int:
+    """Return how many other pages hold the block: all of its lines (0 for one in `keep`)."""
+    prints = block_fingerprints(block)
+    if not prints or any(print_ in keep for print_ in prints):
+        return 0
+    return min(memory.counts.get(print_, 0) for print_ in prints)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,19 +130,18 @@ def forget_template(
     with fewer than `min_paragraphs` such paragraphs (a product, a listing, a
     collection: short lines a template shares).
     """
-    prints = [block_fingerprint(block) for block in blocks]
-    if _seen_share(blocks, prints, memory) > max_seen_share:
+    seen = [block_seen(block, memory, keep) for block in blocks]
+    if _seen_share(blocks, seen) > max_seen_share:
         return Forgotten(tuple(blocks), ())
-    novel = _novel_prose(blocks, prints, memory, min_words=prose_min_words)
+    novel = _novel_prose(blocks, seen, min_words=prose_min_words)
     if len(novel) < max(min_paragraphs, 1):
         return Forgotten(tuple(blocks), ())
     strong = max(article_min_pages, math.ceil(article_min_share * memory.pages))
     kept: list[Block] = []
     left_out: list[LeftOut] = []
-    for index, (block, print_) in enumerate(zip(blocks, prints, strict=True)):
+    for index, (block, count) in enumerate(zip(blocks, seen, strict=True)):
         trailing = index > novel[-1] and len(block.text.split()) < prose_min_words
-        seen = 0 if print_ is None or print_ in keep else memory.counts.get(print_, 0)
-        if seen and seen >= (min_pages if trailing else strong):
+        if count and count >= (min_pages if trailing else strong):
             left_out.append(LeftOut(LEFT_OUT_REASON, block.text))
         else:
             kept.append(block)
@@ -184,30 +150,17 @@ def forget_template(
     return Forgotten(tuple(kept), tuple(left_out))
 
 
-def _seen_share(
-    blocks: Sequence[Block], prints: Sequence[Fingerprint | None], memory: SiteMemory
-) -> float:
-    """Return the share of the blocks' text in blocks the memory holds."""
-    total = seen = 0
-    for block, print_ in zip(blocks, prints, strict=True):
-        total += len(block.text)
-        if print_ is not None and memory.counts.get(print_, 0):
-            seen += len(block.text)
-    return seen / total if total else 0.0
+def _seen_share(blocks: Sequence[Block], seen: Sequence[int]) -> float:
+    """Return the share of the blocks' text in blocks other pages hold."""
+    total = sum(len(block.text) for block in blocks)
+    held = sum(len(block.text) for block, count in zip(blocks, seen, strict=True) if count)
+    return held / total if total else 0.0
 
 
-def _novel_prose(
-    blocks: Sequence[Block],
-    prints: Sequence[Fingerprint | None],
-    memory: SiteMemory,
-    *,
-    min_words: int,
-) -> list[int]:
+def _novel_prose(blocks: Sequence[Block], seen: Sequence[int], *, min_words: int) -> list[int]:
     """Return the indices of the paragraphs of prose no other page holds."""
     return [
         index
-        for index, (block, print_) in enumerate(zip(blocks, prints, strict=True))
-        if block.kind == "p"
-        and len(block.text.split()) >= min_words
-        and memory.counts.get(print_ or 0, 0) == 0
+        for index, (block, count) in enumerate(zip(blocks, seen, strict=True))
+        if block.kind == "p" and not count and len(block.text.split()) >= min_words
     ]

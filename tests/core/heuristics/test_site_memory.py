@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from lxml import html as lxml_html
-
 from addon.core import Article, extract
 from addon.core.heuristics.site_memory import (
     LEFT_OUT_REASON,
     SiteMemory,
-    block_fingerprint,
+    block_fingerprints,
+    block_seen,
     fingerprint,
     fold,
     forget_template,
@@ -25,7 +24,7 @@ def _p(text: str, kind: str = "p") -> Block:
 
 
 def _memory(*pages: list[Block]) -> SiteMemory:
-    return remember({block_fingerprint(block) or 0 for block in page} for page in pages)
+    return remember({p for block in page for p in block_fingerprints(block)} for page in pages)
 
 
 def test_fold_keeps_letters_and_digits_only_case_folded() -> None:
@@ -41,28 +40,41 @@ def test_fingerprint_tells_headings_from_other_blocks_and_ignores_spacing() -> N
     assert fingerprint("p", "  ...  ") is None
 
 
-def test_page_fingerprints_match_the_blocks_extracted_from_the_same_markup() -> None:
-    root = lxml_html.fromstring(
-        "<html><body><div><h3>Related <b>posts</b></h3>"
-        "<ul><li>One</li>\n<li>Two</li></ul><p>Tail <a href=x>link</a>.</p></div></body></html>"
-    )
-    prints = page_fingerprints(root)
-    assert fingerprint("h2", "Related posts") in prints
-    assert fingerprint("ul", "One\nTwo") in prints  # a list's items run together
-    assert fingerprint("p", "Tail link.") in prints
+def test_a_list_or_table_block_is_one_fingerprint_per_item_or_cell() -> None:
+    items = _p("One\nTwo words", "ul")
+    assert block_fingerprints(items) == (fingerprint("li", "One"), fingerprint("li", "Two words"))
+    table = _p("a1\tb1\na2\t\t", "table")
+    assert len(block_fingerprints(table)) == 3
+    # A paragraph's line break is no split: its line is its whole inline text.
+    joined = fingerprint("p", "Para onenext line.")
+    assert block_fingerprints(_p("Para one\nnext line.")) == (joined,)
 
 
-def test_page_fingerprints_skip_containers_past_the_limit_and_script_text() -> None:
-    long_text = "word " * 100
-    root = lxml_html.fromstring(
-        f"<html><body><div id=outer><p>{long_text}</p><p>short</p></div>"
-        "<script>var x = 1;</script></body></html>"
+def test_page_fingerprints_are_those_of_its_lines_up_to_the_limit() -> None:
+    lines = [("h1", "Title"), ("div", ""), ("li", "One"), ("p", " ... "), ("li", "One")]
+    assert page_fingerprints(lines) == {fingerprint("h1", "Title"), fingerprint("li", "One")}
+    many = [("p", f"line {n}") for n in range(10)]
+    assert len(page_fingerprints(many, max_blocks=4)) == 4
+
+
+def test_extracted_blocks_match_the_fingerprints_learned_from_their_page() -> None:
+    page = (
+        b"<html><body><main><h1>T</h1><h2>Related <b>posts</b></h2><p>Para one "
+        b"<b>bold</b><br>next line.</p><ul><li>Item <a href=x>one</a></li><li>Item two</li>"
+        b"</ul><table><tr><td>a1</td><td>b1</td></tr></table></main></body></html>"
     )
-    prints = page_fingerprints(root, max_chars=200)
-    assert fingerprint("p", "short") in prints
-    assert fingerprint("p", long_text) not in prints  # 400 letters: past 200
-    assert fingerprint("div", long_text + "short") not in prints
-    assert fingerprint("p", "var x = 1;") not in prints
+    article = extract(page, learn=True)
+    assert isinstance(article, Article) and len(article.blocks) == 4
+    memory = remember([article.fingerprints])
+    assert [block_seen(block, memory) for block in article.blocks] == [1, 1, 1, 1]
+
+
+def test_a_block_is_seen_only_when_all_its_lines_are() -> None:
+    items = _p("One\nTwo", "ul")
+    assert block_seen(items, remember([{fingerprint("li", "One") or 0}])) == 0
+    both = {fingerprint("li", "One") or 0, fingerprint("li", "Two") or 0}
+    assert block_seen(items, remember([both, both])) == 2
+    assert block_seen(items, remember([both]), keep={fingerprint("li", "Two") or 0}) == 0
 
 
 def test_remember_counts_pages_not_occurrences() -> None:
