@@ -19,6 +19,7 @@ from functools import partial
 from lxml.html import HtmlElement, HTMLParser, document_fromstring
 
 from addon.core import Article, ExtractParams, extract, params_for
+from addon.core.heuristics.site_memory import remember
 from addon.render.pages import PageStyle, ReaderLinks, render_reader
 from plainview_dev.bench.common import (
     PAGE_CONTENT_TYPE,
@@ -31,9 +32,14 @@ from plainview_dev.bench.common import (
 )
 
 PLAINVIEW = "plainview"
+# As the proxy's worker runs it with the site memory on: the page learned, and the
+# memory of the pages before it applied (counted from their fingerprints per page).
+REMEMBERING = "plainview+memory"
 PEERS = ("trafilatura", "readability-lxml")
 CEILING = "lxml-parse"
-CONTENDERS = (PLAINVIEW, "addanag-paper", *PEERS, CEILING)
+CONTENDERS = (PLAINVIEW, REMEMBERING, "addanag-paper", *PEERS, CEILING)
+# Pages the site memory holds in the benchmark (the proxy holds up to 30 per site).
+MEMORY_PAGES = 10
 # The stages the extractor times itself (Diagnostics.timings_ms), then the reader page.
 STAGES = ("decode", "parse", "preprocess", "lines", "core", "title", "output")
 MIN_MB_PER_S = 40.0
@@ -92,6 +98,8 @@ def _contender(name: str) -> Contender:
     if name == PLAINVIEW:
         params = params_for()
         return Contender(name, f"plainview ({params.algorithm})", partial(_plainview, params))
+    if name == REMEMBERING:
+        return Contender(name, "plainview, site memory on", Remembering().run)
     if name == "addanag-paper":
         return Contender(name, name, partial(_plainview, params_for(name)))
     if name == "trafilatura":
@@ -112,6 +120,25 @@ def _version(distribution: str) -> str:
 def _plainview(params: ExtractParams, page: BenchPage) -> object:
     """Extract the page as the proxy does."""
     return extract(page.body, url=page.url, content_type=PAGE_CONTENT_TYPE, params=params)
+
+
+class Remembering:
+    """Extract as the proxy's worker does with the site memory on: the memory of the
+    previous pages applied, the page learned."""
+
+    def __init__(self, pages: int = MEMORY_PAGES) -> None:
+        self.pages = pages
+        self.learned: list[frozenset[int]] = []
+
+    def run(self, page: BenchPage) -> object:
+        """Extract one page with the memory of those before it, and learn it."""
+        memory = remember(self.learned)
+        result = extract(
+            page.body, url=page.url, content_type=PAGE_CONTENT_TYPE, memory=memory, learn=True
+        )
+        if isinstance(result, Article):
+            self.learned = [*self.learned, result.fingerprints][-self.pages :]
+        return result
 
 
 def _trafilatura(page: BenchPage) -> object:

@@ -6,7 +6,7 @@ import pytest
 from plainview_dev.bench import extraction
 from plainview_dev.bench.common import DEFAULT_DATASET, BenchPage, load_pages
 
-from addon.core import Skip
+from addon.core import Article, Skip
 
 STAGE_NAMES = [*extraction.STAGES, "render", "other"]
 
@@ -29,6 +29,16 @@ def test_contenders_all_or_named_in_fixed_order() -> None:
 def test_every_contender_handles_a_page(pages: list[BenchPage]) -> None:
     for contender in extraction.contenders():
         assert contender.run(pages[0]) is not None, contender.name
+
+
+def test_the_remembering_contender_learns_each_page_and_holds_the_latest(
+    pages: list[BenchPage],
+) -> None:
+    remembering = extraction.Remembering(pages=2)
+    results = [remembering.run(page) for page in [*pages, pages[0]]]
+    learned = [r.fingerprints for r in results if isinstance(r, Article)]
+    assert len(learned) >= 3 and all(learned)
+    assert remembering.learned == learned[-2:]
 
 
 def test_a_contender_that_raises_is_timed_and_counted() -> None:
