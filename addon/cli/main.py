@@ -17,6 +17,8 @@ from addon import __version__
 from addon.cli import proxy_command
 from addon.cli.sources import Page, ReadError, read_source
 from addon.core import ALGORITHMS, Article, ExtractParams, Skip, extract, params_for
+from addon.core.paper.combine import extract_pipeline
+from addon.core.paper.pipelines import Pipeline, SpecError, parse_pipeline, spec_text
 from addon.core.params import DEFAULT_ALGORITHM, Filter, Smoothing, TitleMethod
 from addon.evaluation import run as evaluation
 from addon.evaluation import testpages
@@ -95,6 +97,25 @@ def add_algorithm_arguments(parser: argparse.ArgumentParser, *, repeatable: bool
     )
 
 
+def add_pipeline_argument(parser: argparse.ArgumentParser, *, repeatable: bool) -> None:
+    """Add --pipeline: a CombinE pipeline of algorithms (addon/core/paper/pipelines.py)."""
+    parser.add_argument(
+        "--pipeline", type=pipeline_spec, action="append" if repeatable else "store",
+        metavar="SPEC",
+        help="a pipeline of algorithms, e.g. serial(addanag-plus,r2l), parallel-and(danag,dana), "
+        "parallel-or(danag,dana), vote2(addanag-plus,danag,dana); its filters run with their "
+        "own parameters" + ("; repeat for several" if repeatable else ", instead of --algorithm"),
+    )  # fmt: skip
+
+
+def pipeline_spec(text: str) -> Pipeline:
+    """Parse a pipeline spec, for argparse."""
+    pipeline = parse_pipeline(text)
+    if isinstance(pipeline, SpecError):
+        raise argparse.ArgumentTypeError(f"{pipeline.message}: {text!r}")
+    return pipeline
+
+
 def params_from_args(algorithm: str, args: argparse.Namespace) -> ExtractParams:
     """Return an algorithm's parameters with the command line's overrides applied."""
     params = params_for(algorithm)
@@ -152,10 +173,14 @@ def add_extract_arguments(parser: argparse.ArgumentParser) -> None:
         help="skip a page whose extraction takes longer; 0: no limit (default: %(default)s)",
     )  # fmt: skip
     add_algorithm_arguments(parser, repeatable=False)
+    add_pipeline_argument(parser, repeatable=False)
 
 
 def run_extract(args: argparse.Namespace) -> int:
-    """Extract every source in turn; return 1 if any could not be read."""
+    """Extract every source in turn; return 1 if any could not be read, 2 for bad options."""
+    if args.pipeline is not None and any(getattr(args, name) is not None for name in OVERRIDES):
+        _error("--pipeline takes no parameter overrides: its filters run with their own")
+        return 2
     params = params_from_args(args.algorithm, args)
     sources: list[str] = args.sources
     output = args.format or ("text" if len(sources) == 1 else "jsonl")
@@ -171,7 +196,7 @@ def run_extract(args: argparse.Namespace) -> int:
             _error(f"{page.source}: {page.reason}")
             failed = True
             continue
-        result, ms = timed_extract(page, params, budget=args.time_budget)
+        result, ms = timed_extract(page, params, budget=args.time_budget, pipeline=args.pipeline)
         if output == "json":
             records.append(full_record(page, result, ms, diagnostics=args.diagnostics))
         else:
@@ -182,14 +207,19 @@ def run_extract(args: argparse.Namespace) -> int:
 
 
 def timed_extract(
-    page: Page, params: ExtractParams, *, budget: float = 0.0
+    page: Page, params: ExtractParams, *, budget: float = 0.0, pipeline: Pipeline | None = None
 ) -> tuple[Result, float]:
-    """Extract one page within `budget` seconds (0: no limit) and measure the milliseconds."""
+    """Extract one page within `budget` seconds (0: no limit) and measure the milliseconds;
+    with a `pipeline`, by it instead of by `params`."""
     start = time.perf_counter()
     try:
         with time_budget(budget):
-            result: Result = extract(
-                page.body, url=page.url, content_type=page.content_type, params=params
+            result: Result = (
+                extract(page.body, url=page.url, content_type=page.content_type, params=params)
+                if pipeline is None
+                else extract_pipeline(
+                    page.body, pipeline, url=page.url, content_type=page.content_type
+                )
             )
     except OverBudget:
         result = Skip(f"over the time budget ({budget:g} s)")
@@ -297,6 +327,7 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     parser.add_argument("--out", type=Path, metavar="FILE.json", help="write all scores here")
     add_algorithm_arguments(parser, repeatable=True)
+    add_pipeline_argument(parser, repeatable=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,6 +421,14 @@ def eval_extractors(
     extractors = [
         evaluation.plainview_extractor(variant_name(name, args), params_from_args(name, args))
         for name in algorithms
+    ]
+    # One row per name: a pipeline of one algorithm that runs as a row already is that row.
+    pipelines = {spec_text(pipeline): pipeline for pipeline in args.pipeline or []}
+    taken = {extractor.name for extractor in extractors}
+    extractors += [
+        evaluation.pipeline_extractor(name, pipeline)
+        for name, pipeline in pipelines.items()
+        if name not in taken
     ]
     if args.peers:
         peers = evaluation.peer_extractors(with_html=with_html)

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from addon.core.paper.pipelines import SpecError, parse_pipeline
 from addon.settings.rules import MODES, default_config_path
 
 ADDON_FILE = Path(__file__).resolve().parents[1] / "proxy" / "mitmdump_entry.py"
@@ -27,6 +28,7 @@ ADDON_OPTIONS: dict[str, type] = {
     "plainview_workers": int,
     "plainview_site_memory": bool,
     "plainview_site_memory_dir": str,
+    "plainview_pipeline": str,
 }
 # The addon's options that a flag of `plainview proxy` sets too.
 FLAG_OF = {"plainview_config": "config", "plainview_mode": "mode"}
@@ -92,6 +94,10 @@ def _value_problem(name: str, spec: str) -> str:
         return f"option {name!r} needs a value: {name}=VALUE"
     if kind is int and not _is_integer(value):
         return f"option {name!r} must be a whole number, not {value!r}"
+    if name == "plainview_pipeline" and value.strip():
+        # Checked here too: the addon's own check stops mitmdump with a traceback.
+        pipeline = parse_pipeline(value)
+        return f"option {name!r}: {pipeline.message}" if isinstance(pipeline, SpecError) else ""
     return ""
 
 

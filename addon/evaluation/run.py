@@ -27,6 +27,8 @@ from lxml import etree
 from lxml.html import HTMLParser
 
 from addon.core import Article, ExtractParams, Skip, extract
+from addon.core.paper.combine import extract_pipeline
+from addon.core.paper.pipelines import Pipeline
 from addon.evaluation import readability_js
 from addon.evaluation.metrics import (
     Score,
@@ -629,6 +631,20 @@ def _run_plainview(params: ExtractParams, html: bytes, url: str | None) -> Predi
         readerable=result.readerable,
         lost_words=fidelity_loss(result),
     )
+
+
+def pipeline_extractor(name: str, pipeline: Pipeline) -> Extractor:
+    """Wrap a CombinE pipeline of Plainview's algorithms."""
+    return Extractor(name, partial(_run_pipeline, pipeline))
+
+
+def _run_pipeline(pipeline: Pipeline, html: bytes, url: str | None) -> Prediction:
+    """Extract with a pipeline; a skipped page predicts nothing."""
+    # No fidelity check: a combined article's blocks come from several extractions.
+    result = extract_pipeline(html, pipeline, url=url, content_type=DATASET_CONTENT_TYPE)
+    if isinstance(result, Skip):
+        return Prediction("", "", readerable=False)
+    return Prediction(result.text, result.title, result.html, readerable=result.readerable)
 
 
 def fidelity_loss(article: Article) -> int | None:

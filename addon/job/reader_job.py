@@ -12,6 +12,8 @@ from addon.core import Article, ExtractParams, Skip, extract, params_for
 from addon.core.extract import learn_page
 from addon.core.heuristics.readerable import MIN_READER_CHARS, reader_refusal
 from addon.core.heuristics.site_memory import SiteMemory
+from addon.core.paper.combine import extract_pipeline
+from addon.core.paper.pipelines import Pipeline
 from addon.core.result import Diagnostics
 from addon.job.budget import OverBudget, time_budget
 from addon.job.content_encoding import decode_body
@@ -40,6 +42,8 @@ class PageJob:
     memory: SiteMemory | None = None
     # Return the page's block fingerprints too, for the site memory of its next pages.
     learn: bool = False
+    # A CombinE pipeline that extracts instead of `params` (plainview_pipeline); None: off.
+    pipeline: Pipeline | None = None
 
     def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
         """Pickle the body out of band where the protocol can: not copied into the pickle."""
@@ -110,14 +114,24 @@ def _extract_and_render(job: PageJob) -> PageOutcome:
     decoded = decode_body(job.body, job.content_encoding, max_bytes=job.max_bytes)
     if decoded.body is None:
         return PageOutcome(None, "", decoded.problem)
-    result = extract(
-        decoded.body,
-        url=job.url,
-        content_type=job.content_type,
-        params=job.params,
-        memory=job.memory,
-        learn=job.learn,
-    )
+    if job.pipeline is not None:
+        pipeline = extract_pipeline(
+            decoded.body, job.pipeline, url=job.url, content_type=job.content_type
+        )
+        # The site memory learns the page as the single algorithm reads it.
+        prints = learn_page(decoded.body, content_type=job.content_type) if job.learn else None
+        result = pipeline if prints is None or isinstance(pipeline, Skip) else replace(
+            pipeline, fingerprints=prints
+        )
+    else:
+        result = extract(
+            decoded.body,
+            url=job.url,
+            content_type=job.content_type,
+            params=job.params,
+            memory=job.memory,
+            learn=job.learn,
+        )
     return outcome_for(result, job)
 
 

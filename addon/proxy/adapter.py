@@ -35,6 +35,7 @@ from mitmproxy.proxy.server_hooks import ServerConnectionHookData
 from addon.core import params_for
 from addon.core.heuristics.readerable import MIN_READER_CHARS
 from addon.core.heuristics.site_memory import SiteMemory
+from addon.core.paper.pipelines import Pipeline, SpecError, parse_pipeline
 from addon.job.reader_job import (
     LearnJob,
     PageJob,
@@ -537,6 +538,7 @@ class Plainview:
         self.store: ConfigStore | None = None
         self.secret = ""
         self.params = params_for()
+        self.pipeline: Pipeline | None = None  # extracts instead of `params` when set
         self.settings_clients: set[str] = set()  # connections that CONNECTed to the settings host
         self.memory: SiteMemoryStore | None = None
         self.learning = SiteLearning()
@@ -581,6 +583,11 @@ class Plainview:
             "Worker processes that build reader views; 0: one fewer than the CPU cores, "
             "at least one.",
         )  # fmt: skip
+        loader.add_option(
+            "plainview_pipeline", str, "",
+            "A pipeline of extraction algorithms for the reader view instead of the default "
+            "one, e.g. vote2(addanag-plus,danag,dana); empty: off.",
+        )  # fmt: skip
 
     def configure(self, updated: set[str]) -> None:
         """Validate the options; open the site settings and the secret token."""
@@ -594,6 +601,7 @@ class Plainview:
             mode=_check_mode(options.plainview_mode),
             workers=_check_workers(options.plainview_workers),
         )
+        self.pipeline = _check_pipeline(options.plainview_pipeline)
         self.pool.resize(self.limits.workers)
         if "plainview_config" in updated or self.store is None:
             self._open_config(options.plainview_config)
@@ -930,6 +938,7 @@ class Plainview:
                 url, flow.request.scheme, host, self.secret, record_id, rule=reader_rule(settings)
             ),
             params=self.params,
+            pipeline=self.pipeline,
             min_text_chars=self.min_text_chars,
             content_encoding=flow.response.headers.get("content-encoding", ""),
             max_bytes=self.limits.max_bytes,
@@ -967,6 +976,16 @@ def _check_mode(value: str) -> str:
             f"plainview_mode must be one of reader, original, auto or empty, not {value!r}"
         )
     return value
+
+
+def _check_pipeline(value: str) -> Pipeline | None:
+    """Validate plainview_pipeline ("" or whitespace: off)."""
+    if not value.strip():
+        return None
+    pipeline = parse_pipeline(value)
+    if isinstance(pipeline, SpecError):
+        raise OptionsError(f"plainview_pipeline: {pipeline.message}: {value!r}")
+    return pipeline
 
 
 def _check_max_bytes(value: int) -> int:

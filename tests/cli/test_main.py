@@ -424,3 +424,84 @@ def test_variant_name_lists_overrides() -> None:
     assert cli.variant_name("danag", args) == "danag[gap=40,title-method=tfidf]"
     plain = cli.build_parser().parse_args(["eval"])
     assert cli.variant_name("danag", plain) == "danag"
+
+
+# -- pipelines ---------------------------------------------------------------------------
+
+
+def test_extract_runs_a_pipeline(page_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "--pipeline", "serial(addanag-plus,danag)", str(page_file))
+    assert (status, err) == (0, "")
+    assert out == "A tiny page\n\nThis page has one paragraph of plain text, long enough to keep.\n"
+
+
+def test_a_pipeline_of_one_algorithm_prints_what_the_algorithm_prints(
+    page_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    alone = json.loads(run(capsys, "--format", "json", "--algorithm", "danag", str(page_file))[1])
+    piped = json.loads(run(capsys, "--format", "json", "--pipeline", "danag", str(page_file))[1])
+    del alone["ms"], piped["ms"]  # the time taken differs from run to run
+    assert piped == alone
+
+
+def test_a_pipeline_goes_to_the_pipeline_runner(
+    fake: FakeExtract,
+    page_file: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[object] = []
+
+    def fake_pipeline(body: bytes | str, pipeline: object, **options: object) -> Article:
+        seen.append(pipeline)
+        return ARTICLE
+
+    monkeypatch.setattr(cli, "extract_pipeline", fake_pipeline)
+    status, out, _ = run(capsys, "--pipeline", "vote2(danag, dana, r2l)", str(page_file))
+    assert (status, fake.calls) == (0, [])
+    assert seen == [cli.pipeline_spec("vote2(danag,dana,r2l)")]
+    assert out.startswith("Cats & <Dogs>\n\n")
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("nope", "argument --pipeline: unknown algorithm 'nope' (known: addanag-paper, "),
+        ("vote3(danag,dana)", "argument --pipeline: vote3 needs at least 3 filters, has 2"),
+        ("serial(danag", "argument --pipeline: unbalanced parentheses: '(' at 6 is never closed"),
+        ("", "argument --pipeline: empty pipeline spec: ''"),
+    ],
+)
+def test_a_bad_pipeline_spec_exits_2_with_what_is_wrong(
+    spec: str, message: str, page_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for command, sources in (("extract", [str(page_file)]), ("eval", [])):
+        with pytest.raises(SystemExit) as exited:
+            cli.main([command, "--pipeline", spec, *sources])
+        assert exited.value.code == 2
+        assert f"plainview {command}: error: {message}" in capsys.readouterr().err
+
+
+def test_a_pipeline_takes_no_parameter_overrides(
+    page_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(capsys, "--pipeline", "danag", "--gap", "5", str(page_file))
+    assert (status, out) == (2, "")
+    assert err == (
+        "plainview: --pipeline takes no parameter overrides: its filters run with their own\n"
+    )
+
+
+def test_eval_runs_each_pipeline_as_a_row_named_by_its_spec() -> None:
+    argv = ["eval", "--algorithm", "danag", "--gap", "5", "--pipeline", "vote2( danag,dana,r2l)"]
+    argv += ["--pipeline", "serial(addanag-plus,r2l)", "--pipeline", "vote2(danag,dana,r2l)"]
+    extractors = cli.eval_extractors(cli.build_parser().parse_args(argv))
+    assert isinstance(extractors, list)
+    names = [extractor.name for extractor in extractors]
+    assert names == ["danag[gap=5]", "vote2(danag,dana,r2l)", "serial(addanag-plus,r2l)"]
+    # Without --algorithm, the default runs beside the pipelines.
+    extractors = cli.eval_extractors(cli.build_parser().parse_args(["eval", *argv[5:]]))
+    assert isinstance(extractors, list)
+    assert [extractor.name for extractor in extractors] == [
+        DEFAULT_ALGORITHM, "vote2(danag,dana,r2l)", "serial(addanag-plus,r2l)"
+    ]

@@ -123,6 +123,8 @@ def test_a_failed_exec_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
         (["--set", "plainview_mode"], "'plainview_mode' needs a value"),
         (["--set", "plainview_max_bytes=2MB"], "must be a whole number, not '2MB'"),
         (["--set", "plainview_max_bytes="], "must be a whole number, not ''"),
+        (["--set", "plainview_pipeline=vote3(danag)"], "vote3 needs at least 3 filters, has 1"),
+        (["--set", "plainview_pipeline=danag,"], "'plainview_pipeline': unexpected ','"),
     ],
 )
 def test_options_mitmproxy_would_drop_in_silence_are_refused(
@@ -149,6 +151,8 @@ def test_options_mitmproxy_would_drop_in_silence_are_refused(
         ["--set", "plainview_mode=reader", "--set", "plainview_config=b.toml"],
         ["--set", "ignore_hosts=a", "--set", "ignore_hosts=b", "--set", "flow_detail=2"],
         ["--set", "plainview_mode=", "--set", "plainview_max_bytes=1000000"],
+        ["--set", "plainview_pipeline=serial(addanag-plus, r2l)"],
+        ["--set", "plainview_pipeline="],
     ],
 )
 def test_options_given_once_are_accepted(argv: list[str]) -> None:

@@ -13,6 +13,7 @@ import pytest
 from lxml import etree
 
 from addon.cli import main as cli
+from addon.core import params_for
 from addon.evaluation import readability_js
 from addon.evaluation import run as evaluation
 from addon.evaluation.run import (
@@ -481,3 +482,28 @@ def test_the_real_extractor_gives_a_verdict_for_every_page(tmp_path: Path) -> No
     assert sum(row["pages"] for row in by_type.values()) == 6
     assert sum(row["reader"] for row in by_type.values()) == sum(verdicts)
     assert report["extractors"]["page-text+title"]["auto_decision"] is None
+
+
+def test_a_pipeline_is_scored_as_an_extractor_of_its_own(dataset: Path, tmp_path: Path) -> None:
+    out = tmp_path / "scores.json"
+    options = ["--dataset", str(dataset), "--algorithm", "addanag-plus"]
+    options += ["--pipeline", "addanag-plus", "--pipeline", "parallel-or(addanag-plus,danag)"]
+    assert cli.main(["eval", *options, "--out", str(out)]) == 0
+    report = json.loads(out.read_text())["extractors"]
+    assert list(report) == ["addanag-plus", "parallel-or(addanag-plus,danag)"]
+    # A pipeline of one algorithm is that algorithm, named as it: one row, each page once.
+    plus, union = report.values()
+    assert plus["pages"] == union["pages"] == 3
+    # The headline is the first filter's.
+    assert union["per_page"][0]["title"] == plus["per_page"][0]["title"]
+    assert union["per_page"][0]["readerable"] is plus["per_page"][0]["readerable"]
+
+
+def test_the_pipeline_extractor_predicts_the_pipeline_s_article() -> None:
+    pipeline = cli.pipeline_spec("serial(addanag-plus,danag)")
+    extractor = evaluation.pipeline_extractor("serial", pipeline)
+    prediction = extractor.run(PAGE_ONE, "https://example.org/1")
+    plus = evaluation.plainview_extractor("plus", params_for()).run(PAGE_ONE, None)
+    assert (prediction.title, prediction.text) == (plus.title, "alpha beta gamma")
+    assert prediction.html == "<p>alpha beta gamma</p>" and prediction.lost_words is None
+    assert extractor.run(b"", None) == Prediction("", "", readerable=False)

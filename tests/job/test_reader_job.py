@@ -14,6 +14,7 @@ import lxml.html
 import pytest
 
 from addon.core.heuristics.readerable import MIN_READER_CHARS
+from addon.core.paper.pipelines import SpecError, parse_pipeline
 from addon.core.result import Article, Block, Skip
 from addon.job import reader_job as transform
 from addon.job.reader_job import PageJob, PageOutcome, outcome_for, run_job
@@ -151,3 +152,27 @@ def test_a_job_pickled_in_band_round_trips(protocol: int) -> None:
     assert PAGE in payload
     received = pickle.loads(payload)
     assert received == sent and type(received.body) is bytes
+
+
+def piped(mode: str, spec: str) -> PageJob:
+    """Return a job for the page that extracts with the pipeline a spec names."""
+    pipeline = parse_pipeline(spec)
+    assert not isinstance(pipeline, SpecError)
+    return replace(job(mode, PAGE), pipeline=pipeline)
+
+
+def test_a_job_with_a_pipeline_extracts_with_it_and_renders_the_reader_view() -> None:
+    outcome = run_job(piped("reader", "serial(addanag-plus,danag)"))
+    assert outcome.html is not None and outcome.reason == "reader view"
+    page = lxml.html.document_fromstring(outcome.html)
+    assert page.xpath("//h1")[0].text == "Water"
+    assert " ".join(TEXT.split()) in " ".join(page.text_content().split())
+    assert outcome.diagnostics is not None
+    assert outcome.diagnostics.params["pipeline"] == "serial(addanag-plus,danag)"
+
+
+def test_a_job_with_a_pipeline_that_keeps_nothing_keeps_the_original() -> None:
+    # R2L keeps lines of right-to-left script: the English page has none.
+    outcome = run_job(piped("reader", "parallel-and(addanag-plus,r2l)"))
+    assert outcome.html is None
+    assert outcome.reason.startswith("no article: parallel-and(addanag-plus,r2l): ")

@@ -27,6 +27,7 @@ from mitmproxy.proxy.server_hooks import ServerConnectionHookData
 from mitmproxy.test import taddons, tflow, tutils
 
 from addon.cli import proxy_command
+from addon.core.paper.pipelines import Single, Vote
 from addon.core.result import Article, Block
 from addon.job.content_encoding import decode_body
 from addon.job.reader_job import WORKER_NICENESS, PageJob, PageOutcome, outcome_for, run_job
@@ -1130,6 +1131,9 @@ def test_the_default_pool_has_as_many_workers_as_asked() -> None:
         ("plainview_buffer_timeout", "", "plainview_buffer_timeout must be a number of seconds"),
         ("plainview_workers", -1, "plainview_workers must be from 0 to 64, not -1"),
         ("plainview_workers", 65, "plainview_workers must be from 0 to 64, not 65"),
+        ("plainview_pipeline", "nope", "plainview_pipeline: unknown algorithm 'nope'"),
+        ("plainview_pipeline", "vote3(danag,dana)", r"plainview_pipeline: vote3 needs at least"),
+        ("plainview_pipeline", "serial(danag", r"plainview_pipeline: unbalanced parentheses"),
     ],
 )
 def test_bad_options_are_refused_clearly(
@@ -1163,6 +1167,7 @@ def test_options_are_declared_with_their_defaults(config: Path) -> None:
         assert h.addon.limits.timeout == 2.0
         assert h.addon.limits.buffer_timeout == 5.0
         assert options.plainview_workers == 0 and h.addon.pool.size == 0
+        assert options.plainview_pipeline == "" and h.addon.pipeline is None
         # `plainview proxy` checks the names given to --set against this list.
         names: set[str] = options.keys()  # an OptManager is not iterable
         declared = {
@@ -1215,6 +1220,27 @@ def test_jobs_carry_the_time_budget_as_a_deadline(config: Path) -> None:
         assert before + 2.0 <= jobs[0].deadline <= time.time() + 2.0
 
     harness(config, body, transform=recording, plainview_timeout="2")
+
+
+def test_jobs_carry_the_configured_pipeline(config: Path) -> None:
+    jobs: list[PageJob] = []
+
+    def recording(job: PageJob) -> PageOutcome:
+        jobs.append(job)
+        return fake_transform(job)
+
+    async def body(h: Harness) -> None:
+        assert is_reader(await h.cycle(make_flow()))
+        h.tctx.configure(h.addon, plainview_pipeline="")  # off again: the single algorithm
+        assert is_reader(await h.cycle(make_flow()))
+        assert [job.pipeline for job in jobs] == [
+            Vote(2, (Single("addanag-plus"), Single("danag"), Single("dana"))),
+            None,
+        ]
+
+    harness(
+        config, body, transform=recording, plainview_pipeline=" vote2(addanag-plus, danag, dana) "
+    )
 
 
 # -- mitmproxy's HTTP layer ----------------------------------------------------------------
