@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import pickle
 import signal
 import threading
@@ -17,7 +18,14 @@ from addon.core.heuristics.readerable import MIN_READER_CHARS
 from addon.core.paper.pipelines import SpecError, parse_pipeline
 from addon.core.result import Article, Block, Skip
 from addon.job import reader_job as transform
-from addon.job.reader_job import PageJob, PageOutcome, outcome_for, run_job
+from addon.job.reader_job import (
+    LearnJob,
+    PageJob,
+    PageOutcome,
+    learn_job,
+    outcome_for,
+    run_job,
+)
 from addon.render.pages import PageStyle, ReaderLinks
 
 TEXT = "Water finds its way to the sea, one valley at a time. " * 6
@@ -176,3 +184,18 @@ def test_a_job_with_a_pipeline_that_keeps_nothing_keeps_the_original() -> None:
     outcome = run_job(piped("reader", "parallel-and(addanag-plus,r2l)"))
     assert outcome.html is None
     assert outcome.reason.startswith("no article: parallel-and(addanag-plus,r2l): ")
+
+
+def test_a_job_learns_the_page_for_the_site_memory_with_or_without_a_pipeline() -> None:
+    learned = run_job(replace(job("reader", PAGE), learn=True)).fingerprints
+    assert learned
+    assert run_job(replace(job("reader", PAGE))).fingerprints == frozenset()
+    spec = "serial(addanag-plus,danag)"
+    assert run_job(replace(piped("reader", spec), learn=True)).fingerprints == learned
+
+
+def test_a_learn_job_reads_an_encoded_page_and_a_broken_one_learns_nothing() -> None:
+    plain = learn_job(LearnJob(PAGE, "text/html; charset=utf-8"))
+    assert plain
+    assert learn_job(LearnJob(gzip.compress(PAGE), "text/html", "gzip")) == plain
+    assert learn_job(LearnJob(b"\x1f\x8b not gzip", "text/html", "gzip")) == frozenset()
