@@ -276,14 +276,18 @@ def _write_article(
     """
     source_text = kept_text(found.chosen.top, found.chosen.drop) if audit else None
     site = site or _Site()
+    memory = site.memory if site.memory is not None and site.memory.pages else None
+    prints: frozenset[int] = frozenset()
+    if site.learn or memory is not None:
+        prints = page_fingerprints((line.tag, line.text) for line in found.lines)
     output = _output(found, params.extend)
-    if site.memory is not None and site.memory.pages:
-        output = _forget_template(output, found, site.memory, params.extend)
+    # A page holding none of the memory's fingerprints has no block to leave out.
+    if memory is not None and not prints.isdisjoint(memory.counts):
+        output = _forget_template(output, found, memory, params.extend)
     clock.lap("output")
     article = _article(output, found, url=url, params=params, clock=clock, source_text=source_text)
     if site.learn and isinstance(article, Article):
-        lines = ((line.tag, line.text) for line in found.lines)
-        return replace(article, fingerprints=page_fingerprints(lines))
+        return replace(article, fingerprints=prints)
     return article
 
 

@@ -3,9 +3,9 @@
 BlockExtractor's step 3 (Lin, Chen, Niu, §3.3) removes the blocks that also occur on
 other pages of the same site, compared by tree edit distance. A proxy sees every page
 a person opens on a site, but must not keep their words: it keeps fingerprints, a
-64-bit hash of each block's kind (heading or not) and of its letters and digits, with
-case, spacing and punctuation folded away. Digits stay: prices, counts and dates are
-what tells one product or post from the next.
+64-bit hash of each block's kind (heading or not) and of its text, with case and
+spacing folded away. Digits stay: prices, counts and dates are what tells one product
+or post from the next.
 """
 
 from __future__ import annotations
@@ -21,8 +21,6 @@ from addon.core.result import Block, LeftOut
 
 Fingerprint = int
 
-# Folded away before hashing: all but letters and digits (\W, and "_" which \w keeps).
-_NOT_ALNUM = re.compile(r"[\W_]+")
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # Blocks made of several lines (items, terms, cells), each line a fingerprint.
 SPLIT_KINDS = frozenset({"ul", "ol", "dl", "table"})
@@ -50,8 +48,11 @@ def remember(pages: Iterable[Collection[Fingerprint]]) -> SiteMemory:
 
 
 def fold(text: str) -> str:
-    """Return the text's letters and digits only, case-folded."""
-    return _NOT_ALNUM.sub("", text).casefold()
+    """Return the text without its white space, case-folded."""
+    # A block's text and its source line differ in spacing only (a <br> is a line
+    # break in one, nothing in the other); split() and join() fold in 0.5 us where a
+    # regex keeping letters and digits took 2.3 (the memory's 7% of the extraction).
+    return "".join(text.split()).casefold()
 
 
 def fingerprint(kind: str, text: str) -> Fingerprint | None:
@@ -72,19 +73,11 @@ def block_fingerprints(block: Block) -> tuple[Fingerprint, ...]:
     return tuple(print_ for print_ in prints if print_ is not None)
 
 
-def page_fingerprints(
-    lines: Iterable[tuple[str, str]], *, max_blocks: int = 4000
-) -> frozenset[Fingerprint]:
+def page_fingerprints(lines: Iterable[tuple[str, str]]) -> frozenset[Fingerprint]:
     """Return the fingerprints of a page's lines (element name, text): what a later page
     of the site is compared with (DANAg's lines, thesis §4.3.1: each block's inline text)."""
-    prints: set[Fingerprint] = set()
-    for tag, text in lines:
-        print_ = fingerprint(tag, text)
-        if print_ is not None:
-            prints.add(print_)
-            if len(prints) >= max_blocks:
-                break
-    return frozenset(prints)
+    prints = (fingerprint(tag, text) for tag, text in lines)
+    return frozenset(print_ for print_ in prints if print_ is not None)
 
 
 def block_seen(
