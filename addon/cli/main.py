@@ -30,7 +30,7 @@ PROG = "plainview"
 DEFAULT_DATASET = Path(__file__).resolve().parents[3] / "shared/datasets/wcxb-dev"
 FORMATS = ("text", "html", "json", "jsonl")
 # Command-line names of the parameter overrides, as Namespace attributes.
-OVERRIDES = ("filter", "gap", "smoothing", "title_method", "max_bytes")
+OVERRIDES = ("filter", "gap", "smoothing", "title_method", "max_bytes", "threshold")
 # Seconds one page may take, as the proxy's own default: past it the page is skipped.
 DEFAULT_TIME_BUDGET = 2.0
 
@@ -95,6 +95,10 @@ def add_algorithm_arguments(parser: argparse.ArgumentParser, *, repeatable: bool
     group.add_argument(
         "--max-bytes", type=_positive_int, metavar="N", help="skip pages larger than N bytes"
     )
+    group.add_argument(
+        "--threshold", type=_non_negative_float, metavar="RHO",
+        help="BlockExtractor's density threshold (Algorithm 2; the paper's: 1.5)",
+    )  # fmt: skip
 
 
 def add_pipeline_argument(parser: argparse.ArgumentParser, *, repeatable: bool) -> None:
@@ -130,15 +134,20 @@ def params_from_args(algorithm: str, args: argparse.Namespace) -> ExtractParams:
     if args.title_method is not None:
         title = replace(title, method=args.title_method)
     max_bytes = params.max_bytes if args.max_bytes is None else args.max_bytes
-    return replace(params, danag=danag, title=title, max_bytes=max_bytes)
+    blocks = params.blockextractor
+    if blocks is not None and args.threshold is not None:
+        blocks = replace(blocks, threshold=args.threshold)
+    return replace(params, danag=danag, title=title, max_bytes=max_bytes, blockextractor=blocks)
 
 
 def variant_name(algorithm: str, args: argparse.Namespace) -> str:
     """Name an algorithm with its overrides, e.g. `danag[gap=40]`."""
+    # The threshold is BlockExtractor's: the other algorithms leave it unread.
+    reads_threshold = params_for(algorithm).blockextractor is not None
     changed = [
         f"{name.replace('_', '-')}={getattr(args, name)}"
         for name in OVERRIDES
-        if getattr(args, name) is not None
+        if getattr(args, name) is not None and (name != "threshold" or reads_threshold)
     ]
     return f"{algorithm}[{','.join(changed)}]" if changed else algorithm
 
@@ -326,6 +335,11 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
         help="also score whole-page text with the <title> and the first <h1> as headline",
     )  # fmt: skip
     parser.add_argument("--out", type=Path, metavar="FILE.json", help="write all scores here")
+    parser.add_argument(
+        "--site-pages", action="store_true",
+        help="score only the WCXB pages whose host has two or more pages in the dataset, "
+        "handing each extractor that can use them the host's other pages",
+    )  # fmt: skip
     add_algorithm_arguments(parser, repeatable=True)
     add_pipeline_argument(parser, repeatable=True)
 
@@ -385,6 +399,8 @@ def eval_layout(args: argparse.Namespace) -> Layout | DatasetProblem:
     if args.split != "all":
         # The folders are named, not numbered; readability-even is one half already.
         return DatasetProblem(f"--split {args.split} picks WCXB file ids: test pages have none")
+    if args.site_pages:
+        return DatasetProblem("--site-pages reads WCXB pages' URLs: test pages have none")
     return "testpages"
 
 
@@ -401,7 +417,12 @@ def _evaluate(
         text, data = testpages.format_report(pages), testpages.report_json(pages)
         return EvalOutcome(text, data, bool(pages.errors))
     report = evaluation.evaluate(
-        args.dataset, extractors, split=args.split, limit=args.limit, progress_stream=sys.stderr
+        args.dataset,
+        extractors,
+        split=args.split,
+        limit=args.limit,
+        progress_stream=sys.stderr,
+        site_pages=args.site_pages,
     )
     if isinstance(report, str):
         return report

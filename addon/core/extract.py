@@ -48,12 +48,20 @@ from addon.core.output.furniture import (
 )
 from addon.core.output.headings import outline
 from addon.core.output.text import plain_text, word_count
+from addon.core.paper.blockextractor import (
+    BleIeBlock,
+    choose_blocks,
+    find_content,
+    remove_scripts_and_comments,
+    site_blocks,
+)
 from addon.core.paper.danag import Selection, select_lines, select_lines_r2l
 from addon.core.paper.lines import Line, build_lines
 from addon.core.paper.titlefinder import Headline, find_headline
 from addon.core.params import (
     ALGORITHMS,
     MAX_PAGE_BYTES,
+    BlockExtractorParams,
     DanagParams,
     ExtendParams,
     ExtractParams,
@@ -80,6 +88,15 @@ class _Clock:
         self.last = now
 
 
+@dataclass(frozen=True, slots=True)
+class SitePage:
+    """Another page of the same site as the one extracted: its body, URL and content type."""
+
+    body: bytes
+    url: str | None = None
+    content_type: str | None = None
+
+
 def extract(
     body: bytes | str,
     *,
@@ -89,20 +106,24 @@ def extract(
     audit: bool = False,
     memory: SiteMemory | None = None,
     learn: bool = False,
+    site: Sequence[SitePage] = (),
 ) -> Article | Skip:
     """Extract the main content and headline of one page (thesis ch. 4-5).
 
     With `audit`, the diagnostics also hold the kept source elements' text. With
     `memory`, the blocks the site's other pages hold are left out (site memory); with
     `learn`, the article carries the page's fingerprints, for the memory of later pages.
+    `site` holds other pages of the same site, for the algorithms that compare pages
+    (BlockExtractor's Step 3); the others leave them unread.
     """
     params = params or params_for()
     clock = _Clock()
     root = parse_page(body, content_type=content_type, max_bytes=params.max_bytes, clock=clock)
     if isinstance(root, Skip):
         return root
+    memo = _SiteMemo(memory, learn)
     return _extract_tree(
-        root, url=url, params=params, clock=clock, audit=audit, site=_Site(memory, learn)
+        root, url=url, params=params, clock=clock, audit=audit, site=site, memo=memo
     )
 
 
@@ -173,17 +194,24 @@ def _extract_tree(
     params: ExtractParams,
     clock: _Clock,
     audit: bool = False,
-    site: _Site | None = None,
+    site: Sequence[SitePage] = (),
+    memo: _SiteMemo | None = None,
 ) -> Article | Skip:
-    """Read the page (preprocessing, DANAg, TitleFinder), then write its article (output)."""
-    found = _read_page(root, url=url, params=params, clock=clock)
+    """Read the page (preprocessing and DANAg, or BlockExtractor; TitleFinder), then write
+    its article (output)."""
+    if params.blockextractor is not None:
+        found = _read_blocks(
+            root, params.blockextractor, url=url, params=params, clock=clock, site=site
+        )
+    else:
+        found = _read_page(root, url=url, params=params, clock=clock)
     if isinstance(found, Skip):
         return found
-    return _write_article(found, url=url, params=params, clock=clock, audit=audit, site=site)
+    return _write_article(found, url=url, params=params, clock=clock, audit=audit, memo=memo)
 
 
 @dataclass(frozen=True, slots=True)
-class _Site:
+class _SiteMemo:
     """What the site memory asks of one page: its other pages' memory, and learning it."""
 
     memory: SiteMemory | None = None
@@ -219,6 +247,51 @@ def _read_page(
     return _Found(
         lines, selection, headline, chosen, meta, discussion, base_url, lang, direction, dated_posts
     )
+
+
+def _read_blocks(
+    root: etree._Element,
+    be: BlockExtractorParams,
+    *,
+    url: str | None,
+    params: ExtractParams,
+    clock: _Clock,
+    site: Sequence[SitePage],
+) -> _Found | Skip:
+    """Read all the article needs from the page with BlockExtractor, and TitleFinder."""
+    meta = read_metadata(root)
+    # BlockExtractor's own first step; the lines (for the diagnostics and the reader
+    # check) and TitleFinder read the page it reads.
+    remove_scripts_and_comments(root)
+    lines = build_lines(root, params.danag)
+    clock.lap("lines")
+    others = _site_blocks(site) if be.remove_redundant else []
+    found = find_content(
+        root, threshold=be.threshold, others=others, max_share=be.same_block_share
+    )
+    clock.lap("core")
+    headline = find_headline(
+        root, meta.title, params.title, og_title=meta.og_title, ld_headline=meta.ld_headline
+    )
+    clock.lap("title")
+    chosen = choose_blocks(found, lines, headline.element if headline else None)
+    if not chosen.top:
+        return Skip("no main content found")
+    lang, direction = declared_lang(chosen.top) or meta.lang, declared_direction(chosen.top)
+    selection = Selection([], [], chosen.lines)
+    base_url = base_of(url, meta.base_href)
+    return _Found(lines, selection, headline, chosen, meta, False, base_url, lang, direction)
+
+
+def _site_blocks(site: Sequence[SitePage]) -> list[BleIeBlock]:
+    """Return the blocks of the site's other pages (BlockExtractor's Step 1 on each)."""
+    blocks: list[BleIeBlock] = []
+    for page in site:
+        decoded = decode(page.body, page.content_type)
+        root = parse(None if decoded.utf8 is not None else decoded.text, utf8=decoded.utf8)
+        if root is not None:  # a page that does not parse holds no block
+            blocks += site_blocks(root)
+    return blocks
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +338,7 @@ def _write_article(
     params: ExtractParams,
     clock: _Clock,
     audit: bool = False,
-    site: _Site | None = None,
+    memo: _SiteMemo | None = None,
 ) -> Article | Skip:
     """Turn the chosen subtrees into the article's blocks, and assemble the Article.
 
@@ -275,10 +348,10 @@ def _write_article(
     With `audit`, the kept source elements' text is read first, for the fidelity check.
     """
     source_text = kept_text(found.chosen.top, found.chosen.drop) if audit else None
-    site = site or _Site()
-    memory = site.memory if site.memory is not None and site.memory.pages else None
+    memo = memo or _SiteMemo()
+    memory = memo.memory if memo.memory is not None and memo.memory.pages else None
     prints: frozenset[int] = frozenset()
-    if site.learn or memory is not None:
+    if memo.learn or memory is not None:
         prints = page_fingerprints((line.tag, line.text) for line in found.lines)
     output = _output(found, params.extend)
     # A page holding none of the memory's fingerprints has no block to leave out.
@@ -286,7 +359,7 @@ def _write_article(
         output = _forget_template(output, found, memory, params.extend)
     clock.lap("output")
     article = _article(output, found, url=url, params=params, clock=clock, source_text=source_text)
-    if site.learn and isinstance(article, Article):
+    if memo.learn and isinstance(article, Article):
         return replace(article, fingerprints=prints)
     return article
 
@@ -523,8 +596,10 @@ def flatten_params(params: ExtractParams) -> dict[str, str]:
     """Flatten the parameters into strings, each named by its group and field."""
     flat = {"algorithm": params.algorithm}
     # The groups hold scalars and word sets only: their fields read directly give
-    # what asdict() gives, without its recursive copy.
-    for group in ("danag", "title", "extend"):
+    # what asdict() gives, without its recursive copy. BlockExtractor's is listed
+    # where it is set.
+    groups = ("danag", "title", "extend", "blockextractor")
+    for group in groups if params.blockextractor is not None else groups[:3]:
         values = getattr(params, group)
         for item in fields(values):
             flat[f"{group}.{item.name}"] = _flat_value(getattr(values, item.name))

@@ -5,6 +5,10 @@ Layout: `html/NNNN.html.gz` and `ground-truth/NNNN.json` (with `url`,
 `_internal.page_type.primary`). Every page is read once and handed to every
 extractor in turn. Word, LCS and headline scores are per page, averaged over
 pages; a snippet rate is averaged over the pages that have such snippets.
+
+With site pages, only the pages whose host has two or more pages in the whole
+dataset are scored, and each extractor that can use them is also handed the
+host's other pages.
 """
 
 from __future__ import annotations
@@ -22,11 +26,12 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Literal, TextIO
+from urllib.parse import urlsplit
 
 from lxml import etree
 from lxml.html import HTMLParser
 
-from addon.core import Article, ExtractParams, Skip, extract
+from addon.core import Article, ExtractParams, SitePage, Skip, extract
 from addon.core.paper.combine import extract_pipeline
 from addon.core.paper.pipelines import Pipeline
 from addon.evaluation import readability_js
@@ -87,12 +92,14 @@ class Extractor:
     """A named way to turn a page's HTML bytes and URL into a prediction.
 
     `close`, when given, ends what the extractor holds between pages (a node
-    process).
+    process). `run_with_site`, when given, is how the extractor reads a page with
+    other pages of its site beside it (an evaluation on site pages hands them over).
     """
 
     name: str
     run: Callable[[bytes, str | None], Prediction]
     close: Callable[[], None] | None = None
+    run_with_site: Callable[[bytes, str | None, Sequence[SitePage]], Prediction] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +204,7 @@ class Report:
     pages: int
     errors: tuple[tuple[str, str], ...]  # (file id, reason) of unreadable pages
     extractors: tuple[ExtractorReport, ...]
+    site_pages: bool = False  # only pages of hosts with several pages, handed their site
 
 
 class Progress:
@@ -308,10 +316,18 @@ def _strings(value: object) -> tuple[str, ...]:
     return tuple(item for item in value if isinstance(item, str)) if isinstance(value, list) else ()
 
 
-def score_page(page: DatasetPage, extractor: Extractor) -> PageScore:
-    """Run one extractor on one page and score what it found."""
+def score_page(
+    page: DatasetPage, extractor: Extractor, site: Sequence[SitePage] | None = None
+) -> PageScore:
+    """Run one extractor on one page and score what it found.
+
+    `site` holds the page's site's other pages, for an extractor that can use them.
+    """
     start = time.perf_counter()
-    prediction = extractor.run(page.html, page.url)
+    if site is not None and extractor.run_with_site is not None:
+        prediction = extractor.run_with_site(page.html, page.url, site)
+    else:
+        prediction = extractor.run(page.html, page.url)
     ms = (time.perf_counter() - start) * 1000
     return PageScore(
         file_id=page.file_id,
@@ -337,11 +353,20 @@ def evaluate(
     split: Split = "all",
     limit: int | None = None,
     progress_stream: TextIO | None = None,
+    site_pages: bool = False,
 ) -> Report | str:
-    """Run every extractor over the dataset's pages; a string says the dataset is unusable."""
-    ids = page_ids(dataset, split, limit)
+    """Run every extractor over the dataset's pages; a string says the dataset is unusable.
+
+    With `site_pages`, only the pages of hosts with two or more pages in the whole
+    dataset are scored (the split and the limit pick among them), and each is
+    handed its host's other pages.
+    """
+    ids = page_ids(dataset, split, None if site_pages else limit)
     if isinstance(ids, str):
         return ids
+    members = site_members(dataset) if site_pages else {}
+    if site_pages:
+        ids = [file_id for file_id in ids if file_id in members][:limit]
     progress = Progress(progress_stream, len(ids)) if progress_stream else None
     scores: dict[str, list[PageScore]] = {extractor.name: [] for extractor in extractors}
     errors: list[tuple[str, str]] = []
@@ -350,14 +375,56 @@ def evaluate(
         if isinstance(page, str):
             errors.append((file_id, page))
         else:
+            site = site_of(dataset, file_id, members) if site_pages else None
             for extractor in extractors:
-                scores[extractor.name].append(score_page(page, extractor))
+                scores[extractor.name].append(score_page(page, extractor, site))
         if progress:
             progress.step(0 if isinstance(page, str) else len(page.html))
     if progress:
         progress.close()
     reports = tuple(ExtractorReport(summarise(name, s), tuple(s)) for name, s in scores.items())
-    return Report(str(dataset), split, limit, len(ids) - len(errors), tuple(errors), reports)
+    pages = len(ids) - len(errors)
+    return Report(str(dataset), split, limit, pages, tuple(errors), reports, site_pages)
+
+
+def host_of(url: str | None) -> str | None:
+    """Return a URL's host name without a leading "www.", or None when it has none."""
+    host = urlsplit(url).hostname if url else None
+    return host.removeprefix("www.") if host else None
+
+
+def site_members(dataset: Path) -> dict[str, list[str]]:
+    """Map each file id of the whole dataset whose host has two or more pages to the file
+    ids of all that host's pages, in order."""
+    ids = page_ids(dataset)
+    by_host: dict[str, list[str]] = {}
+    for file_id in ids if isinstance(ids, list) else []:
+        host = host_of(_read_url(dataset, file_id))
+        if host is not None:
+            by_host.setdefault(host, []).append(file_id)
+    return {
+        file_id: pages for pages in by_host.values() if len(pages) >= 2 for file_id in pages
+    }
+
+
+def _read_url(dataset: Path, file_id: str) -> str | None:
+    """Return the URL of a page's ground truth, or None when it cannot be read."""
+    try:
+        record = json.loads((dataset / "ground-truth" / f"{file_id}.json").read_bytes())
+    except (OSError, ValueError):
+        return None
+    url = record.get("url") if isinstance(record, dict) else None
+    return url if isinstance(url, str) else None
+
+
+def site_of(dataset: Path, file_id: str, members: dict[str, list[str]]) -> list[SitePage]:
+    """Return the other pages of a page's host (those that can be read), with their URLs."""
+    others = [load_page(dataset, other) for other in members.get(file_id, []) if other != file_id]
+    return [
+        SitePage(page.html, page.url, DATASET_CONTENT_TYPE)
+        for page in others
+        if not isinstance(page, str)
+    ]
 
 
 def summarise(name: str, scores: Sequence[PageScore]) -> Summary:
@@ -438,6 +505,7 @@ def report_json(report: Report) -> dict[str, object]:
         "dataset": report.dataset,
         "split": report.split,
         "limit": report.limit,
+        **({"site_pages": True} if report.site_pages else {}),
         "pages": report.pages,
         "errors": dict(report.errors),
         "extractors": {
@@ -515,6 +583,11 @@ def _page_json(score: PageScore) -> dict[str, object]:
 def format_report(report: Report) -> str:
     """Render a report as a table per extractor, then a comparison if there are several."""
     parts = []
+    if report.site_pages:
+        parts.append(
+            f"site pages: {report.pages} pages of hosts with two or more pages in the dataset,"
+            " each handed its host's other pages"
+        )
     for entry in report.extractors:
         parts.append(_format_summary(entry.summary))
         if entry.summary.decisions:
@@ -614,13 +687,20 @@ def format_percent(value: float | None) -> str:
 
 def plainview_extractor(name: str, params: ExtractParams) -> Extractor:
     """Wrap Plainview's own extraction with the given parameters."""
-    return Extractor(name, partial(_run_plainview, params))
+    return Extractor(
+        name, partial(_run_plainview, params), run_with_site=partial(_run_plainview, params)
+    )
 
 
-def _run_plainview(params: ExtractParams, html: bytes, url: str | None) -> Prediction:
-    """Extract with Plainview; a skipped page predicts nothing."""
+def _run_plainview(
+    params: ExtractParams, html: bytes, url: str | None, site: Sequence[SitePage] = ()
+) -> Prediction:
+    """Extract with Plainview, with the site's other pages if given; a skipped page predicts
+    nothing."""
     # The audit reads the kept source elements' text too (counted in the time).
-    result = extract(html, url=url, content_type=DATASET_CONTENT_TYPE, params=params, audit=True)
+    result = extract(
+        html, url=url, content_type=DATASET_CONTENT_TYPE, params=params, audit=True, site=site
+    )
     if isinstance(result, Skip):
         # The proxy keeps a skipped page as it is, in every mode.
         return Prediction("", "", readerable=False)

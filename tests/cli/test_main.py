@@ -426,6 +426,7 @@ def test_variant_name_lists_overrides() -> None:
     assert cli.variant_name("danag", plain) == "danag"
 
 
+<<<<<<< HEAD
 # -- pipelines ---------------------------------------------------------------------------
 
 
@@ -505,3 +506,27 @@ def test_eval_runs_each_pipeline_as_a_row_named_by_its_spec() -> None:
     assert [extractor.name for extractor in extractors] == [
         DEFAULT_ALGORITHM, "vote2(danag,dana,r2l)", "serial(addanag-plus,r2l)"
     ]
+=======
+def test_the_threshold_overrides_blockextractors_and_names_its_variant(
+    fake: FakeExtract, page_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    options = ["--algorithm", "blockextractor", "--threshold", "2.5"]
+    assert run(capsys, *options, str(page_file))[0] == 0
+    base = ALGORITHMS["blockextractor"]
+    assert base.blockextractor is not None
+    assert fake.calls[0]["params"] == replace(
+        base, blockextractor=replace(base.blockextractor, threshold=2.5)
+    )
+    # The other algorithms read no threshold: it neither changes nor names them.
+    assert run(capsys, "--threshold", "2.5", str(page_file))[0] == 0
+    assert fake.calls[1]["params"] == ALGORITHMS[DEFAULT_ALGORITHM]
+    args = cli.build_parser().parse_args(["eval", "--threshold", "1.3"])
+    assert cli.variant_name("blockextractor", args) == "blockextractor[threshold=1.3]"
+    assert cli.variant_name("addanag-plus", args) == "addanag-plus"
+
+
+def test_the_threshold_is_a_number_of_zero_or_more(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["extract", "--threshold", "-1", "page.html"])
+    assert "must be 0.0 or more" in capsys.readouterr().err
+>>>>>>> BlockExtractor (Lin, Chen and Niu 2012) as the algorithms blockextractor and blockextractor+redundancy

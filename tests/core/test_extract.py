@@ -9,7 +9,7 @@ import lxml.html
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from addon.core import Article, Skip, extract, params_for
+from addon.core import Article, SitePage, Skip, extract, params_for
 from addon.core.decode import decode
 from addon.core.extract import base_of, flatten_params, furniture_words, why_not_html
 from addon.core.output.anchors import usable_id
@@ -497,3 +497,59 @@ def test_no_word_of_the_kept_content_is_lost(paragraphs: list[list[tuple[str, st
     article = extract(page, url="https://example.org/a", audit=True)
     assert isinstance(article, Article)
     assert fidelity_loss(article) == 0
+
+
+# -- BlockExtractor ----------------------------------------------------------------------
+
+_LINKS = "".join(f'<li><a href="/section/{n}/index.html">Section {n}</a></li>' for n in range(6))
+_FOOTER = "<footer><p>Example Corp publishes these stories every week, all year.</p></footer>"
+
+
+def _site_page(story: str) -> str:
+    return (
+        "<html><head><title>Story | Example</title></head><body>"
+        f"<nav><ul>{_LINKS}</ul></nav><div><h1>Story</h1><p>{story}</p></div>{_FOOTER}"
+        "<script>var tracking = 'a script with a long text in it';</script></body></html>"
+    )
+
+
+def test_blockextractor_keeps_the_dense_blocks_and_shows_the_headline_as_the_title() -> None:
+    page = _site_page("The story of a river that runs through the town, told at length.")
+    article = extract(page, params=params_for("blockextractor"), audit=True)
+    assert isinstance(article, Article)
+    assert article.title == "Story"
+    # The link list is too sparse in text; the headline is the title, not a block.
+    assert article.text == (
+        "The story of a river that runs through the town, told at length.\n\n"
+        "Example Corp publishes these stories every week, all year."
+    )
+    assert article.diagnostics is not None
+    assert article.diagnostics.params["blockextractor.threshold"] == "1.5"
+    assert "blockextractor.threshold" not in flatten_params(params_for())
+
+
+def test_blockextractor_removes_the_blocks_other_pages_of_the_site_hold() -> None:
+    page = _site_page("The story of a river that runs through the town, told at length.")
+    other = SitePage(_site_page("Another story, of a mill by the quay, and its miller.").encode())
+    redundancy = params_for("blockextractor+redundancy")
+    article = extract(page, params=redundancy, site=[other])
+    assert isinstance(article, Article)
+    assert article.text == "The story of a river that runs through the town, told at length."
+    # Without the site's pages, or with Step 3 off, the footer stays.
+    for params, site in ((redundancy, []), (params_for("blockextractor"), [other])):
+        kept = extract(page, params=params, site=site)
+        assert isinstance(kept, Article) and "Example Corp" in kept.text
+
+
+def test_blockextractor_skips_a_page_without_a_dense_block() -> None:
+    page = f"<html><body><nav><ul>{_LINKS}</ul></nav></body></html>"
+    assert extract(page, params=params_for("blockextractor")) == Skip("no main content found")
+
+
+def test_the_danag_family_leaves_the_site_pages_unread() -> None:
+    page = PAGE.format(head="", text="word " * 100, more="")
+    other = SitePage(PAGE.format(head="", text="word " * 100, more="").encode())
+    with_site, alone = extract(page, site=[other]), extract(page)
+    assert isinstance(with_site, Article) and isinstance(alone, Article)
+    # The same article but for the timings in its diagnostics.
+    assert replace(with_site, diagnostics=None) == replace(alone, diagnostics=None)

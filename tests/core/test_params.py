@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import replace
 
 import pytest
 
@@ -10,6 +11,7 @@ from addon.core.params import (
     ALGORITHMS,
     DEFAULT_ALGORITHM,
     PAPER,
+    BlockExtractorParams,
     DanagParams,
     ExtractParams,
     TitleParams,
@@ -62,3 +64,16 @@ def test_parameters_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         PAPER.danag.gap = 5  # type: ignore[misc]
     assert isinstance(params_for(), ExtractParams)
+
+
+def test_blockextractor_is_the_papers_with_and_without_step_3() -> None:
+    paper = BlockExtractorParams()
+    assert paper.threshold == 1.5  # Algorithm 2
+    assert paper.remove_redundant  # Step 3, when the site's pages are given
+    plain, redundancy = params_for("blockextractor"), params_for("blockextractor+redundancy")
+    assert plain.blockextractor == replace(paper, remove_redundant=False)
+    assert redundancy.blockextractor == paper
+    # No preprocessing of ours: the extensions are all off, as in the paper's variants.
+    assert plain.extend == redundancy.extend == PAPER.extend
+    assert all(params.blockextractor is None for name, params in ALGORITHMS.items()
+               if not name.startswith("blockextractor"))  # fmt: skip

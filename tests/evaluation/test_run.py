@@ -6,6 +6,7 @@ import gzip
 import io
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,7 +14,11 @@ import pytest
 from lxml import etree
 
 from addon.cli import main as cli
+<<<<<<< HEAD
 from addon.core import params_for
+=======
+from addon.core import SitePage
+>>>>>>> BlockExtractor (Lin, Chen and Niu 2012) as the algorithms blockextractor and blockextractor+redundancy
 from addon.evaluation import readability_js
 from addon.evaluation import run as evaluation
 from addon.evaluation.run import (
@@ -484,6 +489,7 @@ def test_the_real_extractor_gives_a_verdict_for_every_page(tmp_path: Path) -> No
     assert report["extractors"]["page-text+title"]["auto_decision"] is None
 
 
+<<<<<<< HEAD
 def test_a_pipeline_is_scored_as_an_extractor_of_its_own(dataset: Path, tmp_path: Path) -> None:
     out = tmp_path / "scores.json"
     options = ["--dataset", str(dataset), "--algorithm", "addanag-plus"]
@@ -507,3 +513,78 @@ def test_the_pipeline_extractor_predicts_the_pipeline_s_article() -> None:
     assert (prediction.title, prediction.text) == (plus.title, "alpha beta gamma")
     assert prediction.html == "<p>alpha beta gamma</p>" and prediction.lost_words is None
     assert extractor.run(b"", None) == Prediction("", "", readerable=False)
+=======
+# -- site pages ------------------------------------------------------------------------
+
+
+def add_page(dataset: Path, file_id: str, url: str, html: bytes, main_content: str = "") -> None:
+    (dataset / "html" / f"{file_id}.html.gz").write_bytes(gzip.compress(html))
+    truth = {"main_content": main_content}
+    record = {"url": url, "_internal": {"page_type": {"primary": "article"}}, "ground_truth": truth}
+    (dataset / "ground-truth" / f"{file_id}.json").write_text(json.dumps(record))
+
+
+def test_a_host_is_the_urls_host_name_without_www() -> None:
+    assert evaluation.host_of("https://www.Example.org:8080/a?b") == "example.org"
+    assert evaluation.host_of("http://blog.example.org/") == "blog.example.org"
+    assert evaluation.host_of(None) is None
+    assert evaluation.host_of("no host here") is None
+
+
+def test_site_pages_score_only_the_pages_of_hosts_with_several(dataset: Path) -> None:
+    # 0001-0003 are example.org's; 0004 is alone on its host, 0005 shares www.other.example's.
+    add_page(dataset, "0004", "https://lonely.example/4", b"<p>alone</p>")
+    add_page(dataset, "0005", "https://www.other.example/5", b"<p>five</p>")
+    add_page(dataset, "0006", "https://other.example/6", b"<p>six</p>")
+    assert evaluation.site_members(dataset)["0005"] == ["0005", "0006"]
+    assert "0004" not in evaluation.site_members(dataset)
+    handed: dict[str, list[tuple[bytes, str | None]]] = {}
+
+    def with_site(html: bytes, url: str | None, site: Sequence[SitePage]) -> Prediction:
+        handed[str(url)] = [(page.body, page.url) for page in site]
+        return Prediction("", "")
+
+    extractors = [Extractor("site", silent, run_with_site=with_site), Extractor("plain", silent)]
+    report = evaluate(dataset, extractors, split="odd", site_pages=True)
+    assert isinstance(report, Report) and report.site_pages
+    # Odd ids among the hosts of two or more pages: 0001, 0003, 0005 (not 0004's host).
+    assert [score.file_id for score in report.extractors[0].pages] == ["0001", "0003", "0005"]
+    assert handed["https://www.other.example/5"] == [(b"<p>six</p>", "https://other.example/6")]
+    assert [url for _, url in handed["https://example.org/1"]] == [
+        "https://example.org/2",
+        "https://example.org/3",
+    ]
+    assert evaluation.report_json(report)["site_pages"] is True
+    assert "site_pages" not in evaluation.report_json(_plain_report(dataset))
+    limited = evaluate(dataset, extractors, site_pages=True, limit=4)
+    assert isinstance(limited, Report) and limited.pages == 4
+
+
+def _plain_report(dataset: Path) -> Report:
+    report = evaluate(dataset, [Extractor("plain", silent)])
+    assert isinstance(report, Report)
+    return report
+
+
+def test_eval_site_pages_runs_blockextractor_with_and_without_step_3(
+    dataset: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    story = "<p>{} The story runs on through the town, told at some length here.</p>"
+    footer = "<footer><p>Example Corp publishes a story like this one every week.</p></footer>"
+    for file_id, url in (("0007", "https://news.example/7"), ("0009", "https://news.example/9")):
+        text = story.format(file_id)
+        page = f"<html><body><div>{text}</div>{footer}</body></html>"
+        add_page(dataset, file_id, url, page.encode(), main_content=text[3:-4])
+    options = ["--dataset", str(dataset), "--site-pages", "--split", "odd"]
+    options += ["--algorithm", "blockextractor", "--algorithm", "blockextractor+redundancy"]
+    assert cli.main(["eval", *options, "--out", str(dataset / "out.json")]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("site pages: 4 pages of hosts with two or more pages")
+    scores = json.loads((dataset / "out.json").read_text())["extractors"]
+    plain, redundancy = (
+        {page["file_id"]: page for page in scores[name]["per_page"]}
+        for name in ("blockextractor", "blockextractor+redundancy")
+    )
+    # The footer both news pages hold is gone with Step 3 only.
+    assert plain["0007"]["precision"] < redundancy["0007"]["precision"] == 1.0
+>>>>>>> BlockExtractor (Lin, Chen and Niu 2012) as the algorithms blockextractor and blockextractor+redundancy

@@ -199,6 +199,10 @@ def test_eval_command_rejects_a_split_and_an_unknown_layout(
     assert capsys.readouterr().err == (
         "plainview: --split even picks WCXB file ids: test pages have none\n"
     )
+    assert cli.main(["eval", "--dataset", str(dataset), "--site-pages"]) == 1
+    assert capsys.readouterr().err == (
+        "plainview: --site-pages reads WCXB pages' URLs: test pages have none\n"
+    )
     assert cli.main(["eval", "--dataset", str(tmp_path / "nowhere")]) == 1
     assert capsys.readouterr().err == (
         f"plainview: {tmp_path / 'nowhere'}: not a dataset (needs html/ and ground-truth/, "
