@@ -97,7 +97,9 @@ def add_algorithm_arguments(parser: argparse.ArgumentParser, *, repeatable: bool
     )
     group.add_argument(
         "--threshold", type=_non_negative_float, metavar="RHO",
-        help="BlockExtractor's density threshold (Algorithm 2; the paper's: 1.5)",
+        action="append" if repeatable else "store",
+        help="BlockExtractor's density threshold (Algorithm 2; the paper's: 1.5)"
+        + ("; repeat for several" if repeatable else ""),
     )  # fmt: skip
 
 
@@ -440,8 +442,9 @@ def eval_extractors(
     """
     algorithms = dict.fromkeys(args.algorithm or [DEFAULT_ALGORITHM])
     extractors = [
-        evaluation.plainview_extractor(variant_name(name, args), params_from_args(name, args))
+        evaluation.plainview_extractor(variant_name(name, each), params_from_args(name, each))
         for name in algorithms
+        for each in per_threshold(name, args)
     ]
     # One row per name: a pipeline of one algorithm that runs as a row already is that row.
     pipelines = {spec_text(pipeline): pipeline for pipeline in args.pipeline or []}
@@ -459,6 +462,15 @@ def eval_extractors(
     if args.baselines:
         extractors += evaluation.baseline_extractors()
     return extractors
+
+
+def per_threshold(algorithm: str, args: argparse.Namespace) -> list[argparse.Namespace]:
+    """Split eval's options into one set per threshold asked, for an algorithm that reads
+    one (BlockExtractor); the others get one set."""
+    thresholds: list[float | None] = args.threshold or [None]
+    if params_for(algorithm).blockextractor is None:
+        thresholds = [None]
+    return [argparse.Namespace(**{**vars(args), "threshold": value}) for value in thresholds]
 
 
 # -- helpers ---------------------------------------------------------------------------

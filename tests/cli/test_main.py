@@ -521,8 +521,21 @@ def test_the_threshold_overrides_blockextractors_and_names_its_variant(
     assert run(capsys, "--threshold", "2.5", str(page_file))[0] == 0
     assert fake.calls[1]["params"] == ALGORITHMS[DEFAULT_ALGORITHM]
     args = cli.build_parser().parse_args(["eval", "--threshold", "1.3"])
-    assert cli.variant_name("blockextractor", args) == "blockextractor[threshold=1.3]"
-    assert cli.variant_name("addanag-plus", args) == "addanag-plus"
+    (each,) = cli.per_threshold("blockextractor", args)
+    assert cli.variant_name("blockextractor", each) == "blockextractor[threshold=1.3]"
+    assert cli.variant_name("addanag-plus", each) == "addanag-plus"
+
+
+def test_eval_runs_blockextractor_once_per_threshold() -> None:
+    argv = ["eval", "--algorithm", "blockextractor", "--algorithm", "danag"]
+    args = cli.build_parser().parse_args([*argv, "--threshold", "1.3", "--threshold", "2"])
+    extractors = cli.eval_extractors(args)
+    assert not isinstance(extractors, str)
+    assert [extractor.name for extractor in extractors] == [
+        "blockextractor[threshold=1.3]",
+        "blockextractor[threshold=2.0]",
+        "danag",
+    ]
 
 
 def test_the_threshold_is_a_number_of_zero_or_more(capsys: pytest.CaptureFixture[str]) -> None:
