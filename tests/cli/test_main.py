@@ -426,7 +426,6 @@ def test_variant_name_lists_overrides() -> None:
     assert cli.variant_name("danag", plain) == "danag"
 
 
-<<<<<<< HEAD
 # -- pipelines ---------------------------------------------------------------------------
 
 
@@ -506,7 +505,8 @@ def test_eval_runs_each_pipeline_as_a_row_named_by_its_spec() -> None:
     assert [extractor.name for extractor in extractors] == [
         DEFAULT_ALGORITHM, "vote2(danag,dana,r2l)", "serial(addanag-plus,r2l)"
     ]
-=======
+
+
 def test_the_threshold_overrides_blockextractors_and_names_its_variant(
     fake: FakeExtract, page_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -542,4 +542,3 @@ def test_the_threshold_is_a_number_of_zero_or_more(capsys: pytest.CaptureFixture
     with pytest.raises(SystemExit):
         cli.main(["extract", "--threshold", "-1", "page.html"])
     assert "must be 0.0 or more" in capsys.readouterr().err
->>>>>>> BlockExtractor (Lin, Chen and Niu 2012) as the algorithms blockextractor and blockextractor+redundancy

@@ -14,11 +14,7 @@ import pytest
 from lxml import etree
 
 from addon.cli import main as cli
-<<<<<<< HEAD
-from addon.core import params_for
-=======
-from addon.core import SitePage
->>>>>>> BlockExtractor (Lin, Chen and Niu 2012) as the algorithms blockextractor and blockextractor+redundancy
+from addon.core import SitePage, params_for
 from addon.evaluation import readability_js
 from addon.evaluation import run as evaluation
 from addon.evaluation.run import (
@@ -489,7 +485,6 @@ def test_the_real_extractor_gives_a_verdict_for_every_page(tmp_path: Path) -> No
     assert report["extractors"]["page-text+title"]["auto_decision"] is None
 
 
-<<<<<<< HEAD
 def test_a_pipeline_is_scored_as_an_extractor_of_its_own(dataset: Path, tmp_path: Path) -> None:
     out = tmp_path / "scores.json"
     options = ["--dataset", str(dataset), "--algorithm", "addanag-plus"]
@@ -513,7 +508,8 @@ def test_the_pipeline_extractor_predicts_the_pipeline_s_article() -> None:
     assert (prediction.title, prediction.text) == (plus.title, "alpha beta gamma")
     assert prediction.html == "<p>alpha beta gamma</p>" and prediction.lost_words is None
     assert extractor.run(b"", None) == Prediction("", "", readerable=False)
-=======
+
+
 # -- site pages ------------------------------------------------------------------------
 
 
@@ -587,4 +583,3 @@ def test_eval_site_pages_runs_blockextractor_with_and_without_step_3(
     )
     # The footer both news pages hold is gone with Step 3 only.
     assert plain["0007"]["precision"] < redundancy["0007"]["precision"] == 1.0
->>>>>>> BlockExtractor (Lin, Chen and Niu 2012) as the algorithms blockextractor and blockextractor+redundancy
