@@ -342,6 +342,11 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
         help="score only the WCXB pages whose host has two or more pages in the dataset, "
         "handing each extractor that can use them the host's other pages",
     )  # fmt: skip
+    parser.add_argument(
+        "--site-memory", action="store_true",
+        help="with --site-pages: also score each algorithm with the site memory of the "
+        "page's host's other pages, as a row NAME+memory",
+    )  # fmt: skip
     add_algorithm_arguments(parser, repeatable=True)
     add_pipeline_argument(parser, repeatable=True)
 
@@ -391,6 +396,9 @@ def run_eval(args: argparse.Namespace) -> int:
 def eval_layout(args: argparse.Namespace) -> Layout | DatasetProblem:
     """Tell the dataset's layout from its files, or what is wrong with it."""
     dataset: Path = args.dataset
+    if args.site_memory and not args.site_pages:
+        # Without its site's other pages a page has no memory: the row would repeat its own.
+        return DatasetProblem("--site-memory needs --site-pages: a page alone has no memory")
     if evaluation.is_dataset(dataset):
         return "wcxb"
     if not testpages.is_dataset(dataset):
@@ -401,7 +409,7 @@ def eval_layout(args: argparse.Namespace) -> Layout | DatasetProblem:
     if args.split != "all":
         # The folders are named, not numbered; readability-even is one half already.
         return DatasetProblem(f"--split {args.split} picks WCXB file ids: test pages have none")
-    if args.site_pages:
+    if args.site_pages or args.site_memory:
         return DatasetProblem("--site-pages reads WCXB pages' URLs: test pages have none")
     return "testpages"
 
@@ -446,6 +454,11 @@ def eval_extractors(
         for name in algorithms
         for each in per_threshold(name, args)
     ]
+    if args.site_memory:
+        extractors += [
+            evaluation.remembering_extractor(variant_name(name, args), params_from_args(name, args))
+            for name in algorithms
+        ]
     # One row per name: a pipeline of one algorithm that runs as a row already is that row.
     pipelines = {spec_text(pipeline): pipeline for pipeline in args.pipeline or []}
     taken = {extractor.name for extractor in extractors}

@@ -32,6 +32,7 @@ from lxml import etree
 from lxml.html import HTMLParser
 
 from addon.core import Article, ExtractParams, SitePage, Skip, extract
+from addon.core.heuristics.site_memory import remember
 from addon.core.paper.combine import extract_pipeline
 from addon.core.paper.pipelines import Pipeline
 from addon.evaluation import readability_js
@@ -692,6 +693,45 @@ def plainview_extractor(name: str, params: ExtractParams) -> Extractor:
     )
 
 
+def remembering_extractor(name: str, params: ExtractParams) -> Extractor:
+    """Wrap Plainview's extraction with the site memory of the page's host's other pages,
+    as the proxy would hold it having seen them (a page alone: no memory)."""
+    remembering = _Remembering(params)
+    return Extractor(
+        f"{name}+memory", partial(_run_plainview, params), run_with_site=remembering.run
+    )
+
+
+class _Remembering:
+    """Extract a page with the memory of its site's other pages, each learned once."""
+
+    def __init__(self, params: ExtractParams) -> None:
+        self.params = params
+        self.learned: dict[bytes, frozenset[int]] = {}  # by the page's body, for this run
+
+    def run(self, html: bytes, url: str | None, site: Sequence[SitePage]) -> Prediction:
+        """Extract one page with the memory of the others."""
+        memory = remember(self._learn(page) for page in site)
+        result = extract(
+            html,
+            url=url,
+            content_type=DATASET_CONTENT_TYPE,
+            params=self.params,
+            audit=True,
+            memory=memory,
+        )
+        return _prediction(result)
+
+    def _learn(self, page: SitePage) -> frozenset[int]:
+        """Return a site page's fingerprints, learned on first use."""
+        if page.body not in self.learned:
+            result = extract(page.body, url=page.url, content_type=DATASET_CONTENT_TYPE, learn=True)
+            self.learned[page.body] = (
+                frozenset() if isinstance(result, Skip) else result.fingerprints
+            )
+        return self.learned[page.body]
+
+
 def _run_plainview(
     params: ExtractParams, html: bytes, url: str | None, site: Sequence[SitePage] = ()
 ) -> Prediction:
@@ -701,6 +741,11 @@ def _run_plainview(
     result = extract(
         html, url=url, content_type=DATASET_CONTENT_TYPE, params=params, audit=True, site=site
     )
+    return _prediction(result)
+
+
+def _prediction(result: Article | Skip) -> Prediction:
+    """Return what an extraction predicts; a skipped page predicts nothing."""
     if isinstance(result, Skip):
         # The proxy keeps a skipped page as it is, in every mode.
         return Prediction("", "", readerable=False)

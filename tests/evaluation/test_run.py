@@ -583,3 +583,44 @@ def test_eval_site_pages_runs_blockextractor_with_and_without_step_3(
     )
     # The footer both news pages hold is gone with Step 3 only.
     assert plain["0007"]["precision"] < redundancy["0007"]["precision"] == 1.0
+
+
+def test_eval_site_memory_scores_each_page_with_its_hosts_other_pages_remembered(
+    dataset: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prose = "The ferry crosses the bay twice a day, and the crossing takes a full hour."
+    template = "<p>Our harbour shop opens at nine.</p><p>Sign up for the tide letter.</p>"
+    for file_id, topic in (("0007", "Ferries"), ("0009", "Tides")):
+        text = f"{topic} first. {prose}\n\n{topic} then. {prose}"
+        body = "".join(f"<p>{part}</p>" for part in text.split("\n\n"))
+        page = f"<html><body><main><h1>{topic}</h1>{body}{template}</main></body></html>"
+        add_page(dataset, file_id, f"https://harbour.example/{file_id}", page.encode(), text)
+    options = ["--dataset", str(dataset), "--site-pages", "--site-memory", "--split", "odd"]
+    assert cli.main(["eval", *options, "--out", str(dataset / "out.json")]) == 0
+    scores = json.loads((dataset / "out.json").read_text())["extractors"]
+    assert set(scores) == {"addanag-plus", "addanag-plus+memory"}
+    plain, remembered = (
+        {page["file_id"]: page for page in scores[name]["per_page"]}
+        for name in ("addanag-plus", "addanag-plus+memory")
+    )
+    # The sign-up lines both harbour pages hold are left out with the memory only.
+    assert plain["0007"]["precision"] < remembered["0007"]["precision"] == 1.0
+    assert remembered["0007"]["recall"] == plain["0007"]["recall"] == 1.0
+    assert remembered["0007"]["lost_words"] == 0
+    capsys.readouterr()
+
+
+def test_eval_site_memory_needs_site_pages(
+    dataset: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["eval", "--dataset", str(dataset), "--site-memory"]) == 1
+    assert "--site-memory needs --site-pages" in capsys.readouterr().err
+
+
+def test_a_remembering_extractor_alone_is_the_plain_one(dataset: Path) -> None:
+    remembering = evaluation.remembering_extractor("addanag-plus", params_for())
+    plain = evaluation.plainview_extractor("addanag-plus", params_for())
+    story = b"Words of the story. " * 20
+    page = b"<html><body><main><h1>T</h1><p>" + story + b"</p></main></body></html>"
+    assert remembering.name == "addanag-plus+memory"
+    assert remembering.run(page, None) == plain.run(page, None)
