@@ -93,6 +93,10 @@ SETTINGS = "plainview_settings"
 FRAME_SCAN = "plainview_frame_scan"
 # The BodyCopy of a page that goes out as it came, for the site memory to learn.
 BODY_COPY = "plainview_body_copy"
+# A page shown as the original is copied for the memory up to this size as it came
+# (compressed, most often): each streaming page holds its copy until it is read, and a
+# larger page is rare and no better a teacher of the site's template.
+LEARN_MAX_BYTES = 2 * 1024 * 1024
 READER_FORM_ACTION = " ".join([*sorted(SETTINGS_ORIGINS), "'self'"])
 # Headers of the original that would be wrong for the reader view.
 DROPPED_HEADERS = (
@@ -778,7 +782,8 @@ class Plainview:
         assert response is not None
         if self.memory is None or response.status_code != 200:
             return
-        copy = BodyCopy(self.limits.max_bytes, flow.metadata.get(FRAME_SCAN))
+        limit = min(self.limits.max_bytes, LEARN_MAX_BYTES)
+        copy = BodyCopy(limit, flow.metadata.get(FRAME_SCAN))
         flow.metadata[BODY_COPY] = copy
         response.stream = copy
 

@@ -1429,3 +1429,23 @@ def test_a_site_memory_dir_that_is_a_file_is_refused(config: Path, tmp_path: Pat
             h.tctx.configure(h.addon, plainview_site_memory_dir=str(blocker))
 
     harness(config, body)
+
+
+def test_an_original_page_past_the_copy_limit_is_not_learned(config: Path) -> None:
+    padding = b"<p>" + b"x" * (2 * 1024 * 1024) + b"</p></main>"
+    big = site_page("Ferries").replace(b"</main>", padding)
+
+    async def body(h: Harness) -> None:
+        flow = make_flow(big)
+        await h.addon.request(flow)
+        await h.addon.responseheaders(flow)
+        assert flow.response is not None and callable(flow.response.stream)
+        raw = flow.response.raw_content or b""
+        pieces = [raw[i : i + 65536] for i in range(0, len(raw), 65536)]
+        assert b"".join(flow.response.stream(piece) for piece in pieces) == raw
+        flow.response.stream(b"")
+        await h.addon.response(flow)
+        await settled(h.addon)
+        assert h.addon.memory is not None and h.addon.memory.counts() == []
+
+    harness(config, body, transform=run_job, plainview_mode="original")
