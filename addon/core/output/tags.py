@@ -50,7 +50,7 @@ CONTAINER_TAGS = _DIVLIKE | tag_set("figcaption caption thead tbody tfoot tr td 
 # Not embed, source, track, wbr, keygen: libxml2 does not know they are void and
 # puts what follows them inside them, so they are unwrapped like unknown tags.
 REMOVE_TAGS = tag_set(
-    "script style template svg math iframe frame frameset object applet param canvas"
+    "script style template svg iframe frame frameset object applet param canvas"
     " audio video map area input button select textarea option optgroup datalist output"
     " progress meter head title meta link base dialog colgroup col noembed noframes portal"
 )

@@ -9,6 +9,8 @@ from fragments import text_after
 from addon.core.heuristics.hiding import (
     drop_hidden,
     drop_non_content,
+    flatten_math,
+    is_rendering_twin,
     keeps_unvoiced,
     unwrap_noscript,
 )
@@ -163,3 +165,32 @@ def test_a_lazy_images_noscript_fallback_stays_and_a_lone_pixel_goes() -> None:
     )
     unwrap_noscript(root)
     assert [img.get("src") for img in root.xpath("//noscript/img")] == ["/max/1600/a.png"]
+
+
+def test_a_formula_keeps_its_text_its_powers_and_indices_and_drops_its_tex() -> None:
+    root = lxml.html.document_fromstring(
+        "<p>When <math><msup><mi>x</mi><mn>2</mn></msup><mo>+</mo>"
+        "<msubsup><mi>a</mi><mn>1</mn><mn>3</mn></msubsup><mo>=</mo><mn>0</mn>"
+        "<annotation encoding='application/x-tex'>x^2</annotation></math> holds.</p>"
+    )
+    flatten_math(root)
+    (math,) = root.iter("math")
+    assert lxml.html.tostring(math, encoding="unicode", with_tail=False) == (
+        "<math>x<sup>2</sup>+a<sub>1</sub><sup>3</sup>=0</math>"
+    )
+    assert root.text_content() == "When x2+a13=0 holds."
+
+
+def rendering(glyphs: int, inside: str = "") -> lxml.html.HtmlElement:
+    spans = "<mjx-c></mjx-c>" * glyphs
+    return lxml.html.fragment_fromstring(
+        f"<mjx-math aria-hidden='true'>\n {spans}{inside}\n</mjx-math>"
+    )
+
+
+def test_a_textless_aria_hidden_element_of_many_elements_is_a_rendering_twin() -> None:
+    assert is_rendering_twin(rendering(12))
+    assert not is_rendering_twin(rendering(3))  # an icon: a few elements
+    assert not is_rendering_twin(rendering(12, "<img src='x.png'>"))  # the eye sees it
+    assert not keeps_unvoiced(rendering(12), 0.5)
+    assert keeps_unvoiced(rendering(3), 0.5)
