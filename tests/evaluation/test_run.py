@@ -556,6 +556,12 @@ def test_site_pages_score_only_the_pages_of_hosts_with_several(dataset: Path) ->
     assert isinstance(limited, Report) and limited.pages == 4
 
 
+def per_page(out: Path, *names: str) -> list[dict[str, dict[str, object]]]:
+    """Return each named extractor's scores in an eval's JSON, by file id."""
+    scores = json.loads(out.read_text())["extractors"]
+    return [{page["file_id"]: page for page in scores[name]["per_page"]} for name in names]
+
+
 def _plain_report(dataset: Path) -> Report:
     report = evaluate(dataset, [Extractor("plain", silent)])
     assert isinstance(report, Report)
@@ -576,11 +582,8 @@ def test_eval_site_pages_runs_blockextractor_with_and_without_step_3(
     assert cli.main(["eval", *options, "--out", str(dataset / "out.json")]) == 0
     printed = capsys.readouterr().out
     assert printed.startswith("site pages: 4 pages of hosts with two or more pages")
-    scores = json.loads((dataset / "out.json").read_text())["extractors"]
-    plain, redundancy = (
-        {page["file_id"]: page for page in scores[name]["per_page"]}
-        for name in ("blockextractor", "blockextractor+redundancy")
-    )
+    names = ("blockextractor", "blockextractor+redundancy")
+    plain, redundancy = per_page(dataset / "out.json", *names)
     # The footer both news pages hold is gone with Step 3 only.
     assert plain["0007"]["precision"] < redundancy["0007"]["precision"] == 1.0
 
@@ -597,12 +600,9 @@ def test_eval_site_memory_scores_each_page_with_its_hosts_other_pages_remembered
         add_page(dataset, file_id, f"https://harbour.example/{file_id}", page.encode(), text)
     options = ["--dataset", str(dataset), "--site-pages", "--site-memory", "--split", "odd"]
     assert cli.main(["eval", *options, "--out", str(dataset / "out.json")]) == 0
-    scores = json.loads((dataset / "out.json").read_text())["extractors"]
-    assert set(scores) == {"addanag-plus", "addanag-plus+memory"}
-    plain, remembered = (
-        {page["file_id"]: page for page in scores[name]["per_page"]}
-        for name in ("addanag-plus", "addanag-plus+memory")
-    )
+    names = ("addanag-plus", "addanag-plus+memory")
+    assert set(json.loads((dataset / "out.json").read_text())["extractors"]) == set(names)
+    plain, remembered = per_page(dataset / "out.json", *names)
     # The sign-up lines both harbour pages hold are left out with the memory only.
     assert plain["0007"]["precision"] < remembered["0007"]["precision"] == 1.0
     assert remembered["0007"]["recall"] == plain["0007"]["recall"] == 1.0

@@ -1206,12 +1206,19 @@ def test_bodies_of_unknown_length_stream_once_past_the_page_limit(
     run(main())
 
 
-def test_jobs_carry_the_time_budget_as_a_deadline(config: Path) -> None:
-    jobs: list[PageJob] = []
+def recording_transform(jobs: list[PageJob]) -> Callable[[PageJob], PageOutcome]:
+    """Return the fake transform, noting each job it is handed in `jobs`."""
 
     def recording(job: PageJob) -> PageOutcome:
         jobs.append(job)
         return fake_transform(job)
+
+    return recording
+
+
+def test_jobs_carry_the_time_budget_as_a_deadline(config: Path) -> None:
+    jobs: list[PageJob] = []
+    recording = recording_transform(jobs)
 
     async def body(h: Harness) -> None:
         before = time.time()
@@ -1224,10 +1231,7 @@ def test_jobs_carry_the_time_budget_as_a_deadline(config: Path) -> None:
 
 def test_jobs_carry_the_configured_pipeline(config: Path) -> None:
     jobs: list[PageJob] = []
-
-    def recording(job: PageJob) -> PageOutcome:
-        jobs.append(job)
-        return fake_transform(job)
+    recording = recording_transform(jobs)
 
     async def body(h: Harness) -> None:
         assert is_reader(await h.cycle(make_flow()))
