@@ -18,8 +18,11 @@ from addon.core.heuristics.direction import declared_direction, page_direction
 from addon.core.heuristics.hiding import drop_non_content
 from addon.core.heuristics.language import detect_language
 from addon.core.heuristics.metadata import (
+    NOTHING_DECLARED,
+    Declared,
     PageMeta,
     declared_lang,
+    declares_article,
     declares_discussion,
     read_metadata,
 )
@@ -245,7 +248,17 @@ def _read_page(
     # Read here: the output stage takes the content out of the page, away from its ancestors.
     lang, direction = declared_lang(chosen.top) or meta.lang, declared_direction(chosen.top)
     return _Found(
-        lines, selection, headline, chosen, meta, discussion, base_url, lang, direction, dated_posts
+        lines,
+        selection,
+        headline,
+        chosen,
+        meta,
+        discussion,
+        base_url,
+        lang,
+        direction,
+        dated_posts,
+        declares_article(root, meta),
     )
 
 
@@ -280,7 +293,18 @@ def _read_blocks(
     lang, direction = declared_lang(chosen.top) or meta.lang, declared_direction(chosen.top)
     selection = Selection([], [], chosen.lines)
     base_url = base_of(url, meta.base_href)
-    return _Found(lines, selection, headline, chosen, meta, False, base_url, lang, direction)
+    return _Found(
+        lines,
+        selection,
+        headline,
+        chosen,
+        meta,
+        False,
+        base_url,
+        lang,
+        direction,
+        declared=declares_article(root, meta),
+    )
 
 
 def _site_blocks(site: Sequence[SitePage]) -> list[BleIeBlock]:
@@ -499,6 +523,7 @@ class _Found:
     lang: str | None  # declared for the content: its nearest lang, else <html>'s or a meta's
     dir: str | None  # declared nearest the content: "rtl"/"ltr"; None if none or "auto"
     dated_posts: bool = False  # a thread: its posts open with a name and a date
+    declared: Declared = NOTHING_DECLARED  # what the page calls itself, for the reader check
 
 
 def _article(
@@ -570,13 +595,15 @@ def _readerable(
     """Tell whether the content reads like an article, or like a declared discussion thread."""
     share = content_share(t1, _evidence(found.chosen))
     has_headline = found.headline is not None
-    if is_readerable(blocks, text, has_headline, content_share=share, words=words):
+    said = found.declared
+    if is_readerable(blocks, text, has_headline, content_share=share, declared=said, words=words):
         return True
     return found.discussion and is_readerable(
         blocks,
         text,
         has_headline,
         content_share=share,
+        declared=said,
         words=words,
         min_block_chars=params.discussion_post_chars,
     )

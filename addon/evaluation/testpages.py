@@ -49,6 +49,14 @@ MEASURES = {
     "link_texts": "link texts",
     "in_page_links": "in-page links",
 }
+# The verdicts measured beside them: the headline, and auto mode against Firefox's
+# isProbablyReaderable (reader views among the pages it finds readerable, and
+# among the others).
+VERDICTS = {
+    "headline": "title = Firefox's",
+    "auto_readerable": "auto: Fx readerable",
+    "auto_other": "auto: Fx not",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +68,8 @@ class ReferencePage:
     expected: str
     title: str | None
     synthetic: bool
+    # Firefox's isProbablyReaderable verdict; None where the metadata gives none.
+    readerable: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +84,9 @@ class PageResult:
     title: str
     ms: float
     error: str | None = None
+    # The extractor's auto-mode verdict, and Firefox's (None where either has none).
+    readerable: bool | None = None
+    firefox_readerable: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +111,9 @@ class Averages:
     link_texts: Mean
     in_page_links: Mean
     headline: Mean
+    # Reader views in auto mode: of the pages Firefox finds readerable, of the others.
+    auto_readerable: Mean = Mean(None, 0)
+    auto_other: Mean = Mean(None, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,13 +171,14 @@ def load_page(dataset: Path, name: str) -> ReferencePage | str:
         return f"{type(error).__name__}: {error}"
     if not isinstance(metadata, dict):
         return f"{METADATA} is not a JSON object"
-    title = metadata.get("title")
+    title, readerable = metadata.get("title"), metadata.get("readerable")
     return ReferencePage(
         name=name,
         html=html,
         expected=expected,
         title=title if isinstance(title, str) else None,
         synthetic=len(html) < SYNTHETIC_MAX_BYTES,
+        readerable=readerable if isinstance(readerable, bool) else None,
     )
 
 
@@ -181,6 +198,8 @@ def score_page(page: ReferencePage, extractor: Extractor) -> PageResult:
         title=prediction.title,
         ms=ms,
         error=prediction.error,
+        readerable=prediction.readerable,
+        firefox_readerable=page.readerable,
     )
 
 
@@ -238,7 +257,19 @@ def averages(results: Sequence[PageResult]) -> Averages:
         link_texts=_rate_mean(results, lambda s: s.link_texts),
         in_page_links=_rate_mean(results, lambda s: s.in_page_links),
         headline=Mean(mean_or_none(headlines), len(headlines)),
+        auto_readerable=_reader_views(results, firefox=True),
+        auto_other=_reader_views(results, firefox=False),
     )
+
+
+def _reader_views(results: Sequence[PageResult], *, firefox: bool) -> Mean:
+    """Return the share of reader views in auto mode among the pages Firefox judges FIREFOX."""
+    verdicts = [
+        float(r.readerable)
+        for r in results
+        if r.readerable is not None and r.firefox_readerable is firefox
+    ]
+    return Mean(mean_or_none(verdicts), len(verdicts))
 
 
 def _rate_mean(results: Sequence[PageResult], measure: Callable[[StructureScores], Recall]) -> Mean:
@@ -271,7 +302,7 @@ def report_json(report: Report) -> dict[str, object]:
 
 def _averages_json(averages: Averages) -> dict[str, object]:
     """Turn averages into plain JSON data."""
-    means = {key: getattr(averages, key) for key in [*MEASURES, "headline"]}
+    means = {key: getattr(averages, key) for key in [*MEASURES, *VERDICTS]}
     return {
         "pages": averages.pages,
         "f1": averages.f1,
@@ -292,6 +323,8 @@ def _page_json(result: PageResult) -> dict[str, object]:
         "recall": result.words.recall,
         **{key: {"found": r.found, "total": r.total} for key, r in recalls.items()},
         "headline": result.headline,
+        "readerable": result.readerable,
+        "firefox_readerable": result.firefox_readerable,
         "title": result.title,
         "ms": result.ms,
         "error": result.error,
@@ -321,7 +354,7 @@ def _format_summary(summary: Summary) -> str:
         f"  {'':<22}{'real pages':<28}all pages",
         f"  {'word F1 / P / R':<22}{_words(real):<28}{_words(every)}",
     ]
-    for key, label in [*MEASURES.items(), ("headline", "title = Firefox's")]:
+    for key, label in [*MEASURES.items(), *VERDICTS.items()]:
         cells = [_mean_cell(getattr(averages, key)) for averages in (real, every)]
         rows.append(f"  {label:<22}{cells[0]:<28}{cells[1]}")
     rows.append(f"  {'median time':<22}{format_number(summary.median_ms, 1)} ms/page")
@@ -330,14 +363,14 @@ def _format_summary(summary: Summary) -> str:
 
 def format_comparison(summaries: Sequence[Summary]) -> str:
     """Render the extractors side by side as a Markdown table, each cell "real / all"."""
-    labels = ["word F1", *MEASURES.values(), "title = Firefox's"]
+    labels = ["word F1", *MEASURES.values(), *VERDICTS.values()]
     lines = [
         "| extractor (real pages / all pages) | " + " | ".join(labels) + " |",
         "|---|" + "---:|" * len(labels),
     ]
     for summary in summaries:
         cells = [f"{format_number(summary.real.f1)} / {format_number(summary.all.f1)}"]
-        for key in [*MEASURES, "headline"]:
+        for key in [*MEASURES, *VERDICTS]:
             real, every = getattr(summary.real, key), getattr(summary.all, key)
             cells.append(f"{format_percent(real.value)} / {format_percent(every.value)}")
         lines.append(f"| {summary.name} | " + " | ".join(cells) + " |")

@@ -12,7 +12,7 @@ from addon.evaluation import run as evaluation
 from addon.evaluation import testpages
 from addon.evaluation.run import Extractor, Prediction
 from addon.evaluation.structure import Recall
-from addon.evaluation.testpages import PAGE_URL, ReferencePage, Report
+from addon.evaluation.testpages import PAGE_URL, Mean, ReferencePage, Report
 
 REAL_DATASET = cli.DEFAULT_DATASET.parent / "readability-even"
 # The real page: a saved article, well over the synthetic size (a comment fills it).
@@ -38,8 +38,9 @@ REAL_PREDICTION = Prediction(
         "<p>alpha beta gamma delta epsilon</p><h3>More</h3><pre>x  =  1</pre>"
         f'<img src="https://cdn.example/a.png"><p><a href="{PAGE_URL}#gone">Jump</a></p>'
     ),
+    readerable=True,
 )
-SYNTHETIC_PREDICTION = Prediction(text="", title="", html="", error="boom")
+SYNTHETIC_PREDICTION = Prediction(text="", title="", html="", readerable=True, error="boom")
 
 
 def write_page(root: Path, name: str, source: str, expected: str, title: str) -> None:
@@ -47,7 +48,8 @@ def write_page(root: Path, name: str, source: str, expected: str, title: str) ->
     folder.mkdir(parents=True)
     (folder / "source.html").write_text(source)
     (folder / "expected.html").write_text(expected)
-    (folder / "expected-metadata.json").write_text(json.dumps({"title": title, "lang": "en"}))
+    metadata = {"title": title, "lang": "en", "readerable": len(source) > 4096}
+    (folder / "expected-metadata.json").write_text(json.dumps(metadata))
 
 
 @pytest.fixture
@@ -84,6 +86,7 @@ def test_load_page_reads_the_expectations_and_the_size_rule(dataset: Path) -> No
         expected=SYNTHETIC_EXPECTED,
         title="Lorem",
         synthetic=True,
+        readerable=False,
     )
     real = testpages.load_page(dataset, "real-article")
     assert isinstance(real, ReferencePage)
@@ -126,6 +129,13 @@ def test_scores_and_real_and_all_averages(dataset: Path) -> None:
     assert (summary.all.code.value, summary.all.code.pages) == (1.0, 1)
     assert (summary.all.link_texts.value, summary.all.in_page_links.value) == (0.5, 0.0)
     assert (summary.all.headline.value, summary.all.headline.pages) == (0.0, 2)
+    # Auto mode against Firefox: the real page is readerable to both; the synthetic
+    # one is not to Firefox, and would be a reader view here.
+    assert (real.readerable, real.firefox_readerable) == (True, True)
+    assert (synthetic.readerable, synthetic.firefox_readerable) == (True, False)
+    assert summary.real.auto_readerable == Mean(1.0, 1)
+    assert summary.real.auto_other == Mean(None, 0)
+    assert summary.all.auto_other == Mean(1.0, 1)
 
 
 def test_the_printed_report_and_the_json(dataset: Path) -> None:
@@ -138,7 +148,7 @@ def test_the_printed_report_and_the_json(dataset: Path) -> None:
     assert "  code blocks           100.0% (1 pages)            100.0% (1 pages)" in printed
     assert (
         "| fixed | 0.889 / 0.444 | 100.0% / 100.0% | 100.0% / 50.0% | 100.0% / 100.0% "
-        "| 50.0% / 50.0% | 0.0% / 0.0% | 0.0% / 0.0% |"
+        "| 50.0% / 50.0% | 0.0% / 0.0% | 0.0% / 0.0% | 100.0% / 100.0% | - / 100.0% |"
     ) in printed
     assert "fixed failed on page synthetic-rule: boom" in printed
     data = testpages.report_json(report)

@@ -92,6 +92,20 @@ class PageMeta:
     base_href: str | None
     # Its JSON-LD declares a discussion thread (one of DISCUSSION_TYPES).
     discussion: bool = False
+    # Its og:type is "article"; its JSON-LD names one of ARTICLE_TYPES.
+    og_article: bool = False
+    ld_article: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """What the page says it is: og:type "article", a schema.org Article type."""
+
+    open_graph: bool = False
+    schema: bool = False
+
+
+NOTHING_DECLARED = Declared()
 
 
 @dataclass(slots=True)
@@ -156,7 +170,28 @@ def read_metadata(
         dir=_dir(root),
         base_href=_base_href(found["base"]),
         discussion=any(_types(node) & DISCUSSION_TYPES for node in linked.nodes),
+        og_article="article" in (value.lower() for value in metas.get("og:type", ())),
+        ld_article=any(_types(node) & ARTICLE_TYPES for node in linked.nodes),
     )
+
+
+def declares_article(root: etree._Element, meta: PageMeta) -> Declared:
+    """Tell whether the page calls itself an article, in og:type and in JSON-LD or microdata."""
+    # Microdata is read only where og:type says it first: the walk is not free,
+    # and the schema.org type counts only beside it (readerable.DeclaredArticle).
+    schema = meta.ld_article or (
+        meta.og_article and _microdata_types(root) & ARTICLE_TYPES != set()
+    )
+    return Declared(open_graph=meta.og_article, schema=schema)
+
+
+def _microdata_types(root: etree._Element) -> set[str]:
+    """Return the schema.org type names of the page's itemtype attributes, lowercased."""
+    return {
+        _IRI_SEPARATORS.split(name)[-1].lower()
+        for value in attribute_values(root, "itemtype").values()
+        for name in str(value).split()
+    }
 
 
 def declares_discussion(root: etree._Element, meta: PageMeta) -> bool:
@@ -164,11 +199,7 @@ def declares_discussion(root: etree._Element, meta: PageMeta) -> bool:
     if meta.discussion:
         return True
     # Microdata read only when asked: the walk over every attribute is not free.
-    return any(
-        _IRI_SEPARATORS.split(name)[-1].lower() in DISCUSSION_TYPES
-        for value in attribute_values(root, "itemtype").values()
-        for name in str(value).split()
-    )
+    return _microdata_types(root) & DISCUSSION_TYPES != set()
 
 
 def _elements(root: etree._Element) -> dict[str, list[etree._Element]]:

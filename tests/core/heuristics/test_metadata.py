@@ -11,10 +11,12 @@ import lxml.html
 import pytest
 
 from addon.core.heuristics.metadata import (
+    Declared,
     PageMeta,
     collapse,
     content_ancestry,
     declared_lang,
+    declares_article,
     declares_discussion,
     iso_date,
     normalise_lang,
@@ -449,3 +451,35 @@ def test_microdata_declares_a_discussion(itemtype: str, expected: bool) -> None:
     meta = _meta(html)
     assert not meta.discussion  # microdata is read only on request
     assert declares_discussion(lxml.html.document_fromstring(html), meta) is expected
+
+
+@pytest.mark.parametrize(
+    ("head", "body", "expected"),
+    [
+        ("", "", Declared()),
+        ('<meta property="og:type" content="Article">', "", Declared(open_graph=True)),
+        ('<meta property="og:type" content="website">', "", Declared()),
+        (_ld({"@type": "NewsArticle", "headline": "H"}), "", Declared(schema=True)),
+        (
+            '<meta property="og:type" content="article">' + _ld({"@type": "BlogPosting"}),
+            "",
+            Declared(open_graph=True, schema=True),
+        ),
+        # Microdata counts beside og:type, and is read only then.
+        (
+            '<meta property="og:type" content="article">',
+            "<div itemscope itemtype='http://schema.org/Article'><p>A step.</p></div>",
+            Declared(open_graph=True, schema=True),
+        ),
+        ("", "<p itemscope itemtype='http://schema.org/Article'>A step.</p>", Declared()),
+        (
+            '<meta property="og:type" content="article">',
+            "<div itemscope itemtype='https://schema.org/Product'><p>A shoe.</p></div>",
+            Declared(open_graph=True),
+        ),
+    ],
+)
+def test_what_the_page_calls_itself(head: str, body: str, expected: Declared) -> None:
+    html = f"<html><head>{head}</head><body>{body}<p>Text.</p></body></html>"
+    meta = _meta(html)
+    assert declares_article(lxml.html.document_fromstring(html), meta) == expected

@@ -10,11 +10,14 @@ import lxml.html
 import pytest
 
 from addon.core import Article, extract
+from addon.core.heuristics.metadata import Declared
 from addon.core.heuristics.readerable import (
     MAX_FRAGMENTS_PER_PARAGRAPH,
     MIN_CONTENT_SHARE,
     MIN_READER_CHARS,
+    DeclaredArticle,
     Furnished,
+    ListedProse,
     ShortArticle,
     content_share,
     is_readerable,
@@ -30,6 +33,7 @@ from addon.core.result import Block
 SHARED = Path(__file__).resolve().parents[4] / "shared"
 DATASET = SHARED / "datasets" / "wcxb-dev"
 ENCODINGS = SHARED / "corpora" / "encodings"
+FIREFOX = SHARED / "datasets" / "readability-even"
 PARAGRAPH = (
     "The harbour ferry carried its first passengers in months after the shipyard replaced "
     "the engines, the wheelhouse windows and most of the deck planks over the winter."
@@ -273,3 +277,81 @@ def test_an_article_among_much_furniture_is_readerable_when_its_prose_is_plain()
     shop = [*prose, *(card * 3)]  # 6 fragments for 4 paragraphs
     assert not is_readerable(shop, text_of(shop), True, content_share=0.5)
     assert is_readerable(shop, text_of(shop), True, content_share=0.6)
+
+
+def listed(*items: str, links: int = 0) -> Block:
+    """Return a ul block whose text holds one line per item, LINKS of its characters in links."""
+    text = "\n".join(items)
+    html = "<ul>" + "".join(f"<li>{item}</li>" for item in items) + "</ul>"
+    return Block("ul", html, text, text_chars=len(text), link_chars=links)
+
+
+def heading(text: str = "Fixed this week") -> Block:
+    """Return an h2 block."""
+    return Block("h2", f"<h2>{text}</h2>", text)
+
+
+def test_a_post_of_lists_under_headings_is_readerable_when_it_is_the_page() -> None:
+    # Issue 30 (1): readability-even firefox-nightly-blog, a post that is all
+    # sections of bullet points whose items are sentences, scored 0: a list is
+    # no prose block. Its long list lines count as paragraphs where the content
+    # is most of the page, has section headings and is not a link list.
+    item = f"{PARAGRAPH} {PARAGRAPH}"
+    post = [heading(), listed(item, "Short one"), heading(), listed(item, item)]
+    text = text_of(post)
+    assert measure(post, min_block_chars=140, fragment_chars=40).paragraphs == 0
+    assert is_readerable(post, text, True, content_share=0.9)
+    assert not is_readerable(post, text, True, content_share=0.7)  # a list amid furniture
+    lists_only = [block for block in post if block.kind == "ul"]
+    assert not is_readerable(lists_only, text_of(lists_only), True, content_share=1.0)
+    linked = [heading(), listed(item, item, links=150), heading(), post[3]]
+    assert not is_readerable(linked, text_of(linked), True, content_share=1.0)  # 150 of 1318
+    loose = ListedProse(max_link_density=0.2)
+    assert is_readerable(linked, text_of(linked), True, content_share=1.0, listed=loose)
+
+
+def test_a_page_that_calls_itself_an_article_may_hold_less_of_its_page() -> None:
+    # Issue 30 (1): readability-even yahoo-4, one long paragraph in 42% of its
+    # page, under MIN_CONTENT_SHARE. A page whose og:type says "article" gets
+    # the floor of an article among furniture (0.35) without its four paragraphs.
+    story = [paragraph(f"{PARAGRAPH} {PARAGRAPH} {PARAGRAPH} {PARAGRAPH}")]
+    text = text_of(story)
+    said = Declared(open_graph=True)
+    assert not is_readerable(story, text, True, content_share=0.42)
+    assert is_readerable(story, text, True, content_share=0.42, declared=said)
+    assert not is_readerable(story, text, True, content_share=0.3, declared=said)
+
+
+def test_a_page_called_an_article_twice_may_hold_many_fragments() -> None:
+    # Issue 30 (1): readability-even ehow-1, a how-to of 36 short steps, photos
+    # and captions around two long paragraphs: 18 fragments a paragraph. Where
+    # the page says "article" in og:type and in schema.org, the fragments do not
+    # refuse it; where it says so once, they do.
+    step = [paragraph("Step 1"), Block("figure", '<figure><img src="/a.jpg" alt=""></figure>', "")]
+    long = paragraph(f"{PARAGRAPH} {PARAGRAPH}")
+    how_to = [long, *(step * 10), long]
+    text = text_of(how_to)
+
+    def passes(said: Declared, bars: DeclaredArticle | None = None) -> bool:
+        bars = bars or DeclaredArticle()
+        return is_readerable(
+            how_to, text, True, content_share=0.8, declared=said, declared_article=bars
+        )
+
+    assert not passes(Declared())
+    assert not passes(Declared(open_graph=True))
+    assert not passes(Declared(schema=True))
+    both = Declared(open_graph=True, schema=True)
+    assert passes(both)
+    bounded = DeclaredArticle(max_fragments_per_paragraph=MAX_FRAGMENTS_PER_PARAGRAPH)
+    assert not passes(both, bounded)
+
+
+@pytest.mark.parametrize("name", ["firefox-nightly-blog", "yahoo-4", "ehow-1"])
+def test_firefox_readerable_pages_that_stayed_original_are_readerable(name: str) -> None:
+    path = FIREFOX / name / "source.html"
+    assert path.exists(), f"{path} is missing: ../shared must sit beside the checkout"
+    page = path.read_bytes()
+    article = extract(page, url="http://fakehost/test/page.html", content_type="text/html")
+    assert isinstance(article, Article), article
+    assert article.readerable
