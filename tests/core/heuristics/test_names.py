@@ -128,6 +128,35 @@ def test_boilerplate_elements_are_dropped_unless_they_hold_the_page() -> None:
     assert root.xpath("//div[@class='related']")
 
 
+def test_furniture_holding_every_article_and_h1_is_the_article_in_a_dialog() -> None:
+    # Issue 28 (5): readability-even yahoo-2 opens its story in a dialog over a
+    # stream of teasers, `<div id="render-target-modal">`: "modal" names a
+    # pop-up, so the page's only <article> and both its h1s went with it, and
+    # the reader view was the stream (word F1 against Firefox 0.32).
+    story = "Words of the story. " * 30
+    teasers = "".join(f"<li><p>Teaser {i}: {story}</p></li>" for i in range(4))
+    page = (
+        f"<body><ul class='stream'>{teasers}</ul>"
+        "<div id='render-target-modal'><article><h1>The story</h1>"
+        f"<p>{story}</p></article><div class='related'><p>More</p></div></div>"
+        "<div class='popup'><h2>Sign up</h2></div></body>"
+    )
+    root = lxml.html.document_fromstring(page)
+    _drop_named(root, BOILERPLATE_WORDS, NONE, max_share=0.5, footer_max_share=0.2)
+    assert root.xpath("//article/h1")
+    # Furniture inside it, or beside it, still goes.
+    assert not root.xpath("//div[@class='related'] | //div[@class='popup']")
+    # Where some <article> or h1 stands outside it, the named element is furniture.
+    second = page.replace("<ul class='stream'>", "<article><h1>Elsewhere</h1></article><ul>")
+    root = lxml.html.document_fromstring(second)
+    _drop_named(root, BOILERPLATE_WORDS, NONE, max_share=0.5, footer_max_share=0.2)
+    assert not root.xpath("//div[@id='render-target-modal']")
+    # And without any <article>, an h1 alone does not save it.
+    root = lxml.html.document_fromstring(page.replace("article>", "section>"))
+    _drop_named(root, BOILERPLATE_WORDS, NONE, max_share=0.5, footer_max_share=0.2)
+    assert not root.xpath("//div[@id='render-target-modal']")
+
+
 def test_a_phrasing_element_inside_a_sentence_is_kept_whatever_its_class() -> None:
     # A study text's note links are <a class="popup">: dropping them cut words out
     # of the sentence ("I am a rather elderly man" read "am a man").
