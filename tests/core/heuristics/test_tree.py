@@ -242,3 +242,34 @@ def test_a_link_line_between_lines_of_another_kind_stays_out() -> None:
         "<ul>", "<p>Will it end up in the list of things I threw out?</p><ul>"
     )
     assert "Where am I going to put it" not in _list_text(mixed, on)
+
+
+# A data table between paragraphs whose first column links each row's subject:
+# DANAg selects the prose, the subtree brings back the table's rows.
+_TABLE = (
+    "<div id='post'><p>" + "The story opens with a long paragraph of prose. " * 8 + "</p>"
+    "<table><tr><td><p>Application</p></td><td><p>Original size</p></td></tr>"
+    "<tr><td><p><a href='/apps/maps'>Maps</a></p></td><td><p>32.7 MB</p></td></tr>"
+    "<tr><td><p><a href='/apps/mail'>Mail</a></p></td><td><p>17.8 MB</p></td></tr></table>"
+    "<p>" + "The story closes with another paragraph of prose. " * 8 + "</p></div>"
+)
+
+
+def test_a_linked_cell_of_a_data_tables_row_is_kept() -> None:
+    # Issue 28 (2): readability-even links-in-tables kept every size of its
+    # table of apps under an empty name: each name is a link, left out as
+    # link-dense, though the row's other cells and the header row are plain text.
+    on = replace(_WITHIN, spare_within_subtree=True)
+    text = _list_text(_TABLE, on)
+    assert "Maps" in text
+    assert "Mail" in text
+    assert "Maps" not in _list_text(_TABLE, replace(on, spare_within_subtree=False))
+
+
+def test_a_linked_cell_beside_links_or_without_a_plain_header_stays_out() -> None:
+    on = replace(_WITHIN, spare_within_subtree=True)
+    linked_header = _TABLE.replace("<p>Application</p>", "<p><a href='/apps'>Application</a></p>")
+    assert "Maps" not in _list_text(linked_header, on)
+    linked_row = _TABLE.replace("<p>32.7 MB</p>", "<p><a href='/size'>32.7 MB</a></p>")
+    assert "Maps" not in _list_text(linked_row, on)
+    assert "17.8 MB" in _list_text(linked_row, on)
