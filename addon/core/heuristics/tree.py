@@ -43,7 +43,9 @@ def choose_content(
     max_link_share = extend.max_link_share
     if link_share(lines, selected) > extend.listing_min_link_share:
         max_link_share = 1.0  # a listing: its links are the content
-    dense = _dense(lines, max_link_share, set(selected), extend)
+    # Which lines are mostly link text does not change with the content: found once.
+    linked = linked_lines(lines, max_link_share, spare=extend.spare_permalink_headings)
+    dense = _dense(lines, linked, set(selected), extend)
     kept = [i for i in selected if i not in dense]
     if not kept:
         return Chosen([])
@@ -54,7 +56,7 @@ def choose_content(
             lines, selection, headline.element, top, kept=kept, extend=extend
         )
         inside = inside if inside is not None else _line_owners_within(top)
-        dense = _dense_within(lines, dense, inside, max_link_share, extend)
+        dense = _dense_within(lines, dense, inside, linked, extend)
         kept = _lines_within(lines, inside, dense)
         if extend.drop_before_headline:
             kept = _after(lines, kept, headline.element)
@@ -62,7 +64,7 @@ def choose_content(
     if inside is None:
         inside = _line_owners_within(top)
         if extend.keep_unselected_within:
-            dense = _dense_within(lines, dense, inside, max_link_share, extend)
+            dense = _dense_within(lines, dense, inside, linked, extend)
             evidence, kept = kept, _lines_within(lines, inside, dense)
     drop = _unkept_elements(lines, kept, top, inside)
     if headline is not None and headline.element is not None:
@@ -71,13 +73,12 @@ def choose_content(
 
 
 def _dense(
-    lines: Sequence[Line], max_share: float, content: set[int], extend: ExtendParams
+    lines: Sequence[Line], linked: set[int], content: set[int], extend: ExtendParams
 ) -> set[int]:
-    """Return the link-dense lines to leave out around the `content` lines."""
+    """Return the `linked` lines to leave out around the `content` lines."""
     return link_dense_lines(
         lines,
-        max_share,
-        spare=extend.spare_permalink_headings,
+        linked,
         min_run=extend.link_dense_min_run,
         button_words=extend.button_words,
         content=content,
@@ -88,7 +89,7 @@ def _dense_within(
     lines: Sequence[Line],
     dense: set[int],
     inside: set[etree._Element],
-    max_share: float,
+    linked: set[int],
     extend: ExtendParams,
 ) -> set[int]:
     """Return the link-dense lines still left out once the content's subtree is known."""
@@ -105,7 +106,7 @@ def _dense_within(
     if not extend.spare_within_subtree or not dense:
         return dense
     content = set(_lines_within(lines, inside, dense))
-    lone = dense - _dense(lines, max_share, content, extend)
+    lone = dense - _dense(lines, linked, content, extend)
     return {
         i for i in dense if not (i in lone and (_among_siblings(lines, i) or _row_value(lines[i])))
     }
@@ -191,24 +192,34 @@ def link_share(lines: Sequence[Line], selected: Sequence[int]) -> float:
     return sum(lines[i].link_chars for i in selected) / chars if chars else 0.0
 
 
+def linked_lines(lines: Sequence[Line], max_share: float, *, spare: bool = False) -> set[int]:
+    """Return the text lines whose text is mostly link text leading away (`_link_dense`)."""
+    if max_share >= 1.0:
+        return set()
+    return {
+        index
+        for index, line in enumerate(lines)
+        if line.t1 > 0 and _link_dense(line, max_share, spare=spare)
+    }
+
+
 def link_dense_lines(
     lines: Sequence[Line],
-    max_share: float,
+    linked: set[int],
     *,
-    spare: bool = False,
     min_run: int = 1,
     button_words: Words = frozenset(),
     content: set[int] | None = None,
 ) -> set[int]:
-    """Return the lines to leave out as mostly link text: those in a run of `min_run` or more,
-    at the edge of the `content` lines, or buttons."""
+    """Return the `linked` lines to leave out as mostly link text: those in a run of
+    `min_run` or more, at the edge of the `content` lines, or buttons."""
     # A link list (related stories, tags, a menu) is a run of link lines; one
     # link line between lines of the content is the article's own ("continued
     # here", a credit, an infobox's value) unless its links are styled as
     # buttons ("Get started", "Add to cart"). At the content's edge it is the
     # page's ("Back to blog", "Skip to content"). Lines without text neither
     # make nor break a run.
-    if max_share >= 1.0:
+    if not linked:
         return set()
     runs: list[list[int]] = [[]]
     neighbours: list[tuple[int, int]] = []  # the text lines before and after each run
@@ -216,7 +227,7 @@ def link_dense_lines(
     for index, line in enumerate(lines):
         if line.t1 <= 0:
             continue
-        if _link_dense(line, max_share, spare=spare):
+        if index in linked:
             runs[-1].append(index)
             continue
         if runs[-1]:
