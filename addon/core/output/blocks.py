@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from operator import methodcaller
 
 from lxml import etree
@@ -20,7 +21,7 @@ from lxml import etree
 from addon.core import compiled
 from addon.core.dom import text_length
 from addon.core.heuristics.names import names_any
-from addon.core.output.anchors import find_targets, place_targets, usable_id
+from addon.core.output.anchors import find_targets, linked_fragments, place_targets, usable_id
 from addon.core.output.furniture import trim_rules
 from addon.core.output.headings import step_headings
 from addon.core.output.images import (
@@ -85,6 +86,8 @@ class _Context:
     shift_headings: bool  # the content has an h1: every heading moves one level down
     holder: Element  # the tree the blocks are built in, in a document of its own
     take: bool  # the subtrees are apart: their blocks are taken out of the page, not copied
+    # The fragments the content's own links point at: a block carries these ids first.
+    linked: frozenset[str]
     # Line breaks put where a block box left no trace; settled once the rebuild
     # knows which boxes are blocks (_settle_breaks).
     breaks: list[Element] = field(default_factory=list)
@@ -175,7 +178,9 @@ def _context(
     # A fresh XML document: its serialiser leaves out the characters XML forbids
     # (U+000B, say), which the page's HTML document would write out.
     holder = etree.Element("div")
-    return _Context(UrlBase.of(base_url), dropped, frozenset(marked), has_h1, holder, apart)
+    base = UrlBase.of(base_url)
+    linked = frozenset(chain.from_iterable(linked_fragments(root, base) for root in elements))
+    return _Context(base, dropped, frozenset(marked), has_h1, holder, apart, linked)
 
 
 class _Flow:
@@ -293,7 +298,7 @@ class _Flow:
         self.out.append(block)
         self.orphans = None
         if self.ids:
-            _carry_ids(block, self.ids)
+            _carry_ids(block, self.ids, self.ctx.linked)
             self.ids = []
 
     def _item(self, el: Element) -> None:
@@ -357,10 +362,15 @@ class _Flow:
         self.brs = 0
 
 
-def _carry_ids(block: Element, ids: list[str]) -> None:
-    """Give the ids of the containers around a block to it and its first elements without one."""
+def _carry_ids(block: Element, ids: list[str], linked: frozenset[str]) -> None:
+    """Give the ids of the containers around a block to it and its first elements without one,
+    those the content's links point at first."""
+    # A block has fewer places than the wrappers around it may have ids: a tab
+    # panel's `section#themes` in a `div#customizers-wrapper`, whose heading took
+    # the wrapper's id, left the "Next" link to #themes going nowhere (mozilla-1).
     free = (el for el in block.iter(etree.Element) if el.get("id") is None)
-    for ident, element in zip(ids, free, strict=False):
+    ordered = sorted(ids, key=lambda ident: ident not in linked)
+    for ident, element in zip(ordered, free, strict=False):
         element.set("id", ident)
 
 

@@ -46,6 +46,20 @@ def test_an_id_on_an_unwrapped_element_moves_to_where_it_still_stands() -> None:
     assert _ids(tree) == [("h2", "History"), ("p", "old"), ("h3", "sec")]
 
 
+def test_a_wrappers_linked_id_wins_the_first_blocks_place() -> None:
+    # Issue 28 (2): readability-even mozilla-1's tab panels, `section#themes` in
+    # `div#customizers-wrapper`: the heading took the wrapper's id, the section's
+    # had no place left, and the last "Next" link to #themes went nowhere.
+    tree = _html(
+        "<div id='wrapper'><section id='themes'><h3>Themes</h3><p>Pick a theme.</p>"
+        "<p><a href='#themes'>Next</a></p></section></div>"
+    )
+    assert _ids(tree) == [("h2", "themes")]
+    # Linked or not, the wrappers' ids go to the block in order where places remain.
+    tree = _html("<div id='wrapper'><section id='themes'><h3>Th<b>em</b>es</h3></section></div>")
+    assert _ids(tree) == [("h2", "wrapper"), ("b", "themes")]
+
+
 def test_heading_ids_stay_without_a_link_for_links_from_elsewhere() -> None:
     tree = _html("<h2 id='usage'>Usage</h2><p>Text of the section.</p>")
     assert _ids(tree) == [("h2", "usage")]
