@@ -667,6 +667,10 @@ def _find_improved(
     else:
         best, best_score = _best_element(_headline_elements(root, params), queries, title, params)
     has_core = bool(tokenize(title.core))
+    agreed = _stated_heading(root, og_title, ld_headline, best) if params.stated_heading else None
+    if agreed is not None:
+        text = " ".join(text_content(agreed).split())
+        return Headline(text, agreed, best_score, "stated-heading")
     if best is not None and (best_score >= params.min_heading_score or not has_core):
         candidate = best.candidate
         text = _trimmed(candidate, (title.whole, title.core, *stated[1:]), params)
@@ -679,6 +683,27 @@ def _find_improved(
     # site name is the closest thing to one (the reference headline on 23% of wcxb-dev).
     text = stated_part(title, og_title, min_words=params.og_part_min_words) or title.core
     return Headline(text, None, best_score, "title-part")
+
+
+def _stated_heading(
+    root: etree._Element, og_title: str | None, ld_headline: str | None, best: _Element | None
+) -> etree._Element | None:
+    """Return the first h2-h6 whose text is og:title and the JSON-LD headline alike, where
+    the chosen element says otherwise."""
+    if not og_title or not ld_headline:
+        return None
+    stated = _comparable(og_title)
+    if stated != _comparable(ld_headline):
+        return None
+    if best is not None and _comparable(best.candidate.text) == stated:
+        return None
+    for heading in _top(root).iter(*_LOWER_HEADINGS):
+        if _comparable(text_content(heading)) == stated and not _in_chrome(heading):
+            return heading
+    return None
+
+
+_LOWER_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
 
 
 def stated_part(title: TitleParts, og_title: str | None, *, min_words: int) -> str | None:

@@ -260,6 +260,34 @@ def test_logo_linking_home_loses_to_the_headline() -> None:
     assert no_penalty is not None and no_penalty.text == "Site Name"
 
 
+def test_a_heading_og_title_and_the_json_ld_headline_both_name_is_the_headline() -> None:
+    # Issue 28: readability-even tumblr, whose h1 "Minecraft News" (the blog's name)
+    # won by the h1 bonus over the post's h3, the headline og:title and the JSON-LD
+    # headline both give word for word.
+    post = "Minecraft 1.8 - The Bountiful Update"
+    html = (
+        f"<title>{post} - {post} - Minecraft Update News</title>"
+        f"<h1>Minecraft News</h1><h3>{post}</h3><p>The update is out today.</p>"
+    )
+    stated = replace(IMPROVED, stated_heading=True)
+    headline = _improved(html, stated, og_title=post, ld_headline=post)
+    assert headline is not None and headline.text == post
+    assert headline.element is not None and headline.element.tag == "h3"
+    assert headline.method == "stated-heading"
+    # Off, or with one statement alone or the two apart, the scores decide.
+    for params, og, ld in [
+        (IMPROVED, post, post),
+        (stated, post, None),
+        (stated, post, "Minecraft News"),
+    ]:
+        found = _improved(html, params, og_title=og, ld_headline=ld)
+        assert found is not None and found.text == "Minecraft News"
+    # A heading in the page's navigation is no headline, whatever it says.
+    in_nav = html.replace(f"<h3>{post}</h3>", f"<nav><h3>{post}</h3></nav>")
+    found = _improved(in_nav, stated, og_title=post, ld_headline=post)
+    assert found is not None and found.text == "Minecraft News"
+
+
 def test_logo_linking_up_to_the_index_loses_to_the_headline() -> None:
     # A documentation set's name links to its root by a relative path from every page.
     html = (
