@@ -93,7 +93,9 @@ def _inside_pre(element: etree._Element) -> bool:
 
 def heading_recall(expected: etree._Element, predicted: etree._Element, title: str) -> Recall:
     """Count the reference's headings that the prediction has as a heading or as its headline."""
-    wanted = [_without_edit_link(text) for text in _texts(expected.iter(*HEADINGS)) if text]
+    # Filtered after the edit link is cut: a heading of it alone holds no words.
+    cut = [_without_edit_link(text) for text in _texts(expected.iter(*HEADINGS))]
+    wanted = [text for text in cut if text]
     present = {_without_edit_link(text) for text in _texts(predicted.iter(*HEADINGS))}
     present.add(normalise_headline(title))
     return Recall(sum(text in present for text in wanted), len(wanted))

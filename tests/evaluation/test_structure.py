@@ -187,6 +187,12 @@ def test_a_wikis_edit_link_in_firefoxs_headings_is_not_asked_for() -> None:
     )
     predicted = document("<div><h2 id='History'>History</h2></div>")
     assert heading_recall(expected, predicted, "Title") == Recall(1, 1)
+    # A heading of Firefox's that is its edit link alone (wikipedia: the title of
+    # the "Community" section lost, "[edit]" left) holds no words to recall.
+    bare = document(
+        "<div><h2>History</h2><h2><span>[<a href='/w?action=edit'>edit</a>]</span></h2></div>"
+    )
+    assert heading_recall(bare, predicted, "Title") == Recall(1, 1)
 
 
 def test_an_in_page_link_without_text_is_not_asked_for() -> None:
