@@ -195,6 +195,16 @@ def test_a_wikis_edit_link_in_firefoxs_headings_is_not_asked_for() -> None:
     assert heading_recall(bare, predicted, "Title") == Recall(1, 1)
 
 
+def test_a_wikis_edit_link_is_not_asked_for_among_the_link_texts() -> None:
+    expected = document(
+        "<div><h2>History<span>[<a href='/w?action=edit'>edit</a>]</span></h2>"
+        "<p><a href='/wiki/Edit'>edit</a> and <a href='/wiki/Netscape'>Netscape</a></p></div>"
+    )
+    predicted = document("<div><h2>History</h2><p><a href='/x'>Netscape</a></p></div>")
+    # The heading's edit link is furniture; an "edit" link in the prose is the article's.
+    assert link_text_recall(expected, predicted) == Recall(1, 2)
+
+
 def test_an_in_page_link_without_text_is_not_asked_for() -> None:
     expected = document(
         "<div><h2 id='a'>A<a href='#a'></a></h2><p><a href='#a'>to A</a></p></div>"

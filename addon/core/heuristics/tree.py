@@ -116,18 +116,22 @@ _CELLS = ("td", "th")
 
 
 def _row_value(line: Line) -> bool:
-    """Tell whether a line is a value of a data table's row: its cell stands beside cells of
-    plain text, under a header row of plain text."""
+    """Tell whether a line is a value of a data table's row: its cell stands beside a row
+    label (a th) of plain text, or beside cells of plain text under a header row of plain
+    text."""
     # A table of apps and their sizes, whose first column links each app's page
-    # (readability-even links-in-tables), kept its sizes under empty names.
+    # (readability-even links-in-tables), kept its sizes under empty names; an
+    # infobox kept its labels ("Industry", "Founder") without their linked values.
     element = line.element
     cell = element if element.tag in _CELLS else next(element.iterancestors(*_CELLS), None)
     row = cell.getparent() if cell is not None else None
     table = next(row.iterancestors("table"), None) if row is not None else None
     if table is None or row is None or row.tag != "tr":
         return False
-    header = next(table.iter("tr"))
     beside = [other for other in row if other is not cell and other.tag in _CELLS]
+    if any(other.tag == "th" and _plain(other) for other in beside):
+        return True
+    header = next(table.iter("tr"))
     return header is not row and _plain(header) and any(_plain(other) for other in beside)
 
 

@@ -273,3 +273,16 @@ def test_a_linked_cell_beside_links_or_without_a_plain_header_stays_out() -> Non
     linked_row = _TABLE.replace("<p>32.7 MB</p>", "<p><a href='/size'>32.7 MB</a></p>")
     assert "Maps" not in _list_text(linked_row, on)
     assert "17.8 MB" in _list_text(linked_row, on)
+
+
+def test_a_linked_value_beside_its_row_label_is_kept() -> None:
+    # Issue 28 (2): readability-even wikipedia's infobox kept "Industry" and
+    # "Founder" without their values, each a link: a row's th of plain text
+    # labels the cell beside it, whatever the table's first row holds (a logo).
+    infobox = _TABLE.replace(
+        "<tr><td><p>Application</p></td><td><p>Original size</p></td></tr>",
+        "<tr><td><a href='/logo'><img src='/logo.png'></a></td></tr>",
+    ).replace("<td><p><a href='/apps/maps'>", "<th>Industry</th><td><p><a href='/apps/maps'>")
+    on = replace(_WITHIN, spare_within_subtree=True)
+    assert "Maps" in _list_text(infobox, on)
+    assert "Mail" not in _list_text(infobox, on)  # no label, no plain header: a link
