@@ -67,14 +67,24 @@ def article_holders(root: etree._Element) -> set[etree._Element]:
     # yahoo-2, `<div id="render-target-modal">`) is named a pop-up; dropped, it
     # left the reader view the stream (word F1 against Firefox 0.32 -> 0.995;
     # no wcxb-dev page changes on either split).
-    marks = list(root.iter("article", "h1"))
-    if not any(mark.tag == "article" for mark in marks):
+    marks = root.iter("article", "h1")
+    first = next(marks, None)
+    if first is None:
         return set()
-    common = [marks[0], *marks[0].iterancestors()]
-    for mark in marks[1:]:
-        above = {mark, *mark.iterancestors()}
-        common = [element for element in common if element in above]
-    return set(common)
+    # The common ancestors are a chain up from the first mark; each other mark walks
+    # up only until it meets the chain, which ends where the lowest shared one stands.
+    chain = [first, *first.iterancestors()]
+    place = {element: index for index, element in enumerate(chain)}
+    lowest, has_article = 0, first.tag == "article"
+    for mark in marks:
+        has_article = has_article or mark.tag == "article"
+        node: etree._Element | None = mark
+        while node is not None and node not in place:
+            node = node.getparent()
+        if node is None:  # another tree: nothing holds them all
+            return set()
+        lowest = max(lowest, place[node])
+    return set(chain[lowest:]) if has_article else set()
 
 
 # Phrasing elements: inside a sentence they are its words, whatever their class

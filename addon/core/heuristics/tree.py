@@ -116,8 +116,8 @@ _CELLS = ("td", "th")
 
 
 def _row_value(line: Line) -> bool:
-    """Tell whether a line is a value of a data table's row: its cell stands beside a row
-    label (a th) of plain text, or beside cells of plain text under a header row of plain
+    """Tell whether a line is a value of a data table's row: its cell stands next to a row
+    label (a th) of plain text, or next to a cell of plain text under a header row of plain
     text."""
     # A table of apps and their sizes, whose first column links each app's page
     # (readability-even links-in-tables), kept its sizes under empty names; an
@@ -126,9 +126,10 @@ def _row_value(line: Line) -> bool:
     cell = element if element.tag in _CELLS else next(element.iterancestors(*_CELLS), None)
     row = cell.getparent() if cell is not None else None
     table = next(row.iterancestors("table"), None) if row is not None else None
-    if table is None or row is None or row.tag != "tr":
+    if cell is None or table is None or row is None or row.tag != "tr":
         return False
-    beside = [other for other in row if other is not cell and other.tag in _CELLS]
+    # The cells next to it only: a row of thousands of cells is read once, not once a cell.
+    beside = [c for c in (cell.getprevious(), cell.getnext()) if c is not None and c.tag in _CELLS]
     if any(other.tag == "th" and _plain(other) for other in beside):
         return True
     header = next(table.iter("tr"))
