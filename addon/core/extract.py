@@ -247,19 +247,11 @@ def _read_page(
     base_url = base_of(url, meta.base_href)
     # Read here: the output stage takes the content out of the page, away from its ancestors.
     lang, direction = declared_lang(chosen.top) or meta.lang, declared_direction(chosen.top)
+    said = declares_article(root, meta)  # what the page calls itself, for the reader check
     return _Found(
-        lines,
-        selection,
-        headline,
-        chosen,
-        meta,
-        discussion,
-        base_url,
-        lang,
-        direction,
-        dated_posts,
-        declares_article(root, meta),
-    )
+        lines, selection, headline, chosen, meta, discussion, base_url, lang, direction,
+        dated_posts, said,
+    )  # fmt: skip
 
 
 def _read_blocks(
@@ -293,17 +285,9 @@ def _read_blocks(
     lang, direction = declared_lang(chosen.top) or meta.lang, declared_direction(chosen.top)
     selection = Selection([], [], chosen.lines)
     base_url = base_of(url, meta.base_href)
+    said = declares_article(root, meta)
     return _Found(
-        lines,
-        selection,
-        headline,
-        chosen,
-        meta,
-        False,
-        base_url,
-        lang,
-        direction,
-        declared=declares_article(root, meta),
+        lines, selection, headline, chosen, meta, False, base_url, lang, direction, declared=said
     )
 
 
