@@ -89,7 +89,10 @@ _FURNITURE_NOUNS = (
 # Furniture headings that may title a box set inside an article, which goes on
 # after it (see ExtendParams.furniture_resume_chars). Bare words only: "Read this
 # next", "You may also like", "Related questions" head the teasers that end one.
-FURNITURE_BOX_HEADINGS = "related|see also"
+# "Recommended Reading" titles such a box in The Atlantic's essays (wcxb-dev 0160:
+# F1 0.772 -> 0.986, its last third back; even .85152 -> .85181, no other page of
+# either split changes).
+FURNITURE_BOX_HEADINGS = "related|see also|recommended(?: reading)?"
 FURNITURE_HEADINGS = (
     f"(?:related|similar|recommended)(?: {_FURNITURE_NOUNS})?|"
     r"you (?:may|might|will|ll) (?:also )?(?:like|enjoy|be interested)\b.*|"

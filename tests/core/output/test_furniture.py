@@ -16,7 +16,7 @@ from addon.core.output.furniture import (
     drop_repeated_blocks,
     furniture_pattern,
 )
-from addon.core.params import FURNITURE_HEADINGS
+from addon.core.params import FURNITURE_BOX_HEADINGS, FURNITURE_HEADINGS
 from addon.core.result import Block
 
 FURNITURE = furniture_pattern(FURNITURE_HEADINGS)
@@ -226,6 +226,17 @@ def test_a_related_box_inside_the_article_goes_alone() -> None:
     )
     assert cut == (blocks[0], blocks[3])  # the box went, the article went on, comments ended it
     assert cut_furniture_tail(blocks, FURNITURE, min_position=0.1) == (blocks[0],)
+
+
+@pytest.mark.parametrize("title", ["Recommended Reading", "Recommended", "Related"])
+def test_a_recommended_box_inside_the_article_goes_alone_too(title: str) -> None:
+    # Issue 28 (5): wcxb-dev 0160 (The Atlantic) sets a "Recommended Reading"
+    # box inside its essay: the essay's last third went with it (F1 0.77).
+    long = "The essay goes on after the box, sentence after sentence, at length. " * 8
+    blocks = _text_blocks(("p", long), ("h2", title), ("ul", "Another essay"), ("p", long))
+    box = furniture_pattern(FURNITURE_BOX_HEADINGS)
+    cut = cut_furniture_tail(blocks, FURNITURE, min_position=0.1, resume_chars=200, box=box)
+    assert cut == (blocks[0], blocks[3])
 
 
 def test_date_and_reading_time_lines_before_the_prose_go() -> None:
