@@ -292,6 +292,14 @@ class ExtendParams:
     # ... for a heading these words name whole (a box of links set inside an
     # article: "Related"); "" = none.
     furniture_box_headings: str = ""
+    # Keep too the siblings of the chosen subtree that share its tag and class and hold
+    # at least this many characters of DANAg's selected text: the article's body split
+    # in two by a box between (wcxb-dev 4252 lost its first half); grid columns never
+    # (with them a sidebar column came too: 0418 .979 -> .957); 0 = off. Even ids F1
+    # .85181 -> .85249 (4252 .712 -> .994, a forum thread's other posts 0560 .629 ->
+    # .860), must-not snippets unchanged, odd ids no page changes; at 200 a shorter
+    # post too (0560 .902), at 1000 fewer of them (.728).
+    twin_min_chars: int = 0
     # Leave out a block of at least this many characters that repeats an earlier
     # block's text word for word (a description served twice, a carousel cloned
     # for its scrolling); shorter blocks repeat legitimately (labels such as
@@ -466,6 +474,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # also like" and "similar" too: odd .8495 -> .8491 (teasers kept)
             furniture_box_headings=FURNITURE_BOX_HEADINGS,
             furniture_resume_chars=200,
+            twin_min_chars=500,
             # off: even .8312 / odd .8327; 20: .8347 / .8370 (product .556 -> .568 /
             # .610 -> .622, article .947 -> .948 / .935 -> .939); on even 10: .8354
             # (article .9477), 40: .8340, 80: .8334. With the discussion rule above:

@@ -69,7 +69,74 @@ def choose_content(
     drop = _unkept_elements(lines, kept, top, inside)
     if headline is not None and headline.element is not None:
         drop.add(headline.element)
-    return Chosen([top], drop, kept, evidence, dense)
+    chosen = Chosen([top], drop, kept, evidence, dense)
+    return _with_twins(lines, selected, chosen, headline, extend)
+
+
+# Class words of a grid's columns: laid side by side, one of them is a sidebar, not
+# the rest of the article.
+COLUMN_WORDS = frozenset({"col", "column", "columns"})
+
+
+def _twins(
+    lines: Sequence[Line],
+    selected: Sequence[int],
+    top: etree._Element,
+    dense: set[int],
+    *,
+    min_chars: int,
+) -> list[etree._Element]:
+    """Return the siblings of `top` of its tag and class that hold `min_chars` or more of
+    DANAg's selected text: an article body a box between splits in two."""
+    # wcxb-dev 4252: a blog post's rich-text body, cut in two by a featured-article
+    # box; the main region lay in the second half, and the first went.
+    parent, names = top.getparent(), top.get("class")
+    if not min_chars or parent is None or not names or names_any(names, COLUMN_WORDS):
+        return []
+    held: dict[etree._Element, int] = {}
+    for index in selected:
+        if index not in dense:
+            element = lines[index].element
+            held[element] = held.get(element, 0) + lines[index].t1
+    return [
+        sibling
+        for sibling in parent
+        if sibling is not top
+        and sibling.tag == top.tag
+        and sibling.get("class") == names
+        and sum(held.get(owner, 0) for owner in _line_owners_within(sibling)) >= min_chars
+    ]
+
+
+def _with_twins(
+    lines: Sequence[Line],
+    selected: Sequence[int],
+    chosen: Chosen,
+    headline: Headline | None,
+    extend: ExtendParams,
+) -> Chosen:
+    """Add the chosen subtree's twins (`_twins`), their lines and their unkept elements."""
+    (top,) = chosen.top
+    twins = _twins(lines, selected, top, chosen.dense, min_chars=extend.twin_min_chars)
+    parent = top.getparent()
+    if not twins or parent is None:
+        return chosen
+    added: list[int] = []
+    for twin in twins:
+        inside = _line_owners_within(twin)
+        own = _lines_within(lines, inside, chosen.dense)
+        chosen.drop.update(_unkept_elements(lines, own, twin, inside))
+        added += own
+    if extend.drop_before_headline and headline is not None and headline.element is not None:
+        added = _after(lines, added, headline.element)
+    evidence = chosen.evidence
+    return Chosen(
+        sorted([top, *twins], key=parent.index),
+        chosen.drop,
+        sorted({*chosen.lines, *added}),
+        None if evidence is None else sorted({*evidence, *added}),
+        chosen.dense,
+    )
 
 
 def _dense(

@@ -16,7 +16,9 @@ from addon.core.heuristics.tree import (
 )
 from addon.core.paper.danag import Selection
 from addon.core.paper.lines import Line, build_lines
+from addon.core.paper.titlefinder import Headline
 from addon.core.params import DanagParams, ExtendParams
+from addon.core.result import Region
 
 EXTEND = ExtendParams(max_link_share=0.8, listing_min_link_share=0.2)
 
@@ -286,3 +288,44 @@ def test_a_linked_value_beside_its_row_label_is_kept() -> None:
     on = replace(_WITHIN, spare_within_subtree=True)
     assert "Maps" in _list_text(infobox, on)
     assert "Mail" not in _list_text(infobox, on)  # no label, no plain header: a link
+
+
+# An article body in two containers of one class, a box of links between them,
+# the headline in a section of its own: DANAg's main region is the second half.
+_SPLIT = (
+    "<section><h1>The headline</h1></section><section class='body'>"
+    "<div class='rich-text'><p>" + "The first half of the article runs on. " * 12 + "</p></div>"
+    "<div class='callout'><h4><a href='/other'>Another article</a></h4></div>"
+    "<div class='rich-text'><p>" + "The second half of the article goes on. " * 20 + "</p>"
+    "<p>" + "And it closes with one more paragraph of prose. " * 10 + "</p></div></section>"
+)
+
+
+def _split_text(body: str, extend: ExtendParams) -> str:
+    root, lines = _lines(body)
+    first = [i for i, line in enumerate(lines) if "first half" in line.text]
+    second = [i for i, line in enumerate(lines) if "second" in line.text or "closes" in line.text]
+    regions = [
+        Region(first[0], first[-1], sum(lines[i].t1 for i in first)),
+        Region(second[0], second[-1], sum(lines[i].t1 for i in second)),
+    ]
+    selection = Selection([1] * len(lines), regions, [*first, *second])
+    h1 = next(root.iter("h1"))
+    headline = Headline("The headline", h1, 1.0, "test")
+    chosen = choose_content(lines, selection, headline, extend)
+    return " | ".join(" ".join(lines[i].text.split())[:20] for i in chosen.lines)
+
+
+def test_an_article_body_split_by_a_box_is_kept_whole() -> None:
+    # Issue 28 (5): wcxb-dev 4252's body, two rich-text divs with a featured-article
+    # box between them, kept its second half only.
+    main_only = replace(EXTEND, enclose_headline=True, enclose_main_region_only=True)
+    on = replace(main_only, twin_min_chars=400)
+    text = _split_text(_SPLIT, on)
+    assert "The first half" in text and "The second half" in text
+    assert "Another article" not in text
+    assert "The first half" not in _split_text(_SPLIT, main_only)
+    # Too little of the selected text in the twin, or a grid's columns: not kept.
+    assert "The first half" not in _split_text(_SPLIT, replace(on, twin_min_chars=1000))
+    columns = _SPLIT.replace("'rich-text'", "'wp-block-column'")
+    assert "The first half" not in _split_text(columns, on)
