@@ -33,11 +33,11 @@ NONE: Words = frozenset()
 
 def reading(words: Words) -> re.Pattern[str]:
     """Return the regular expression that states how words name a class or id value."""
-    # The word fills a token, or opens one before a - or _, or closes one after a - or _.
+    # The word fills a token, or opens one before a - or _ (not one a flag's state
+    # follows: "sidebar-enabled"), or closes one after a - or _.
     alternatives = "|".join(re.escape(word) for word in sorted(words))
-    return re.compile(
-        rf"(?:^|\s)(?:{alternatives})(?:$|[\s_-])|[_-](?:{alternatives})(?:$|\s)", re.IGNORECASE
-    )
+    opens = rf"(?:^|\s)(?:{alternatives})(?:$|\s|[_-](?!(?:en|dis)abled(?:$|[\s_-])))"
+    return re.compile(rf"{opens}|[_-](?:{alternatives})(?:$|\s)", re.IGNORECASE)
 
 
 def _drop_named(
@@ -108,6 +108,11 @@ def _drop_named(
         ("product-upsell", True),
         ("upsell-price", True),
         ("sells-out", False),
+        ("blog-article__main sidebar-enabled--false container", False),
+        ("comments-disabled", False),
+        ("sidebar-enabledness", True),
+        ("enabled-sidebar", True),
+        ("sidebar_disabled_x", False),
     ],
 )
 def test_boilerplate_words_open_or_close_a_class_token(names: str, furniture: bool) -> None:
