@@ -58,7 +58,13 @@ from addon.core.output.tags import (
     safe_text,
     tag_of,
 )
-from addon.core.output.text import block_texts, keep_pre_newline, pre_text, serialise_all
+from addon.core.output.text import (
+    block_texts,
+    break_code_lines,
+    keep_pre_newline,
+    pre_text,
+    serialise_all,
+)
 from addon.core.output.urls import UrlBase
 from addon.core.result import Block
 
@@ -521,13 +527,15 @@ def _finish(raws: list[Element], ctx: _Context) -> list[Block]:
 
 def _prepare(holder: Element) -> None:
     """Remove comments, scripts, media and headings' edit links; resolve picture sources and
-    noscript images."""
+    noscript images; part a code block's lines."""
     for heading in holder.iter(*HEADINGS):
         drop_edit_links(heading)
     for figure in holder.iter("figure"):
         image_from_itemid(figure)
     for picture in holder.iter("picture"):
         picture_fallback(picture)
+    for pre in holder.iter("pre"):
+        break_code_lines(pre)
     for noscript in list(holder.iter("noscript")):
         noscript.tag = UNWRAP if holds_only_images(noscript) else REMOVE
         twin = noscript.getprevious()

@@ -14,6 +14,7 @@ from copy import deepcopy as copy_element
 from lxml import etree
 
 from addon.core import compiled
+from addon.core.dom import is_element
 from addon.core.output.tags import CONTROL_RE, Element, safe_text, tag_set, text_of
 from addon.core.result import Block
 
@@ -86,6 +87,33 @@ def reading_minutes(words: int, *, wpm: int = 230) -> int:
     if words <= 0:
         return 0
     return max(1, math.ceil(words / wpm))
+
+
+def break_code_lines(pre: Element) -> None:
+    """Put a line break between a code block's line elements that only a style set apart."""
+    # Highlighters wrap each line of code in an element of class "line" (Shiki,
+    # Prism, highlight.js plugins) and most write a newline between them; a site
+    # that drops it and shows each line as a block by CSS (tailwindcss.com's docs,
+    # wcxb-dev 2876) would have its commands run together: "my-projectcd my-project".
+    for line in _CODE_LINES(pre):  # type: ignore[union-attr]
+        if not is_element(line):
+            continue
+        following = line.getnext()
+        if following is None or "\n" in (line.tail or ""):
+            continue
+        if _is_code_line(following):
+            line.tail = "\n" + (line.tail or "")
+
+
+def _is_code_line(element: Element) -> bool:
+    """Tell whether an element's class names it a line of code."""
+    return "line" in (element.get("class") or "").split()
+
+
+# The elements of a pre that a class names a line of code.
+_CODE_LINES = etree.XPath(
+    "descendant::*[contains(concat(' ', normalize-space(@class), ' '), ' line ')]"
+)
 
 
 def keep_pre_newline(holder: Element) -> None:

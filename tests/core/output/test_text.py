@@ -6,6 +6,7 @@ import copy
 import re
 import sys
 
+import lxml.html
 from fragments import HOLDERS, THOROUGH
 from hypothesis import given
 from hypothesis import strategies as st
@@ -15,6 +16,7 @@ from addon.core.output.text import (
     _marked_text,
     _serialise,
     block_texts,
+    break_code_lines,
     lines_of_marks,
     pre_text,
     reading_minutes,
@@ -103,3 +105,16 @@ def test_a_pre_broken_into_lines_by_br_keeps_its_lines_in_the_text() -> None:
     assert pre_text(pre) == "import os\nimport time\n\nx = 1"
     # The pre itself stays as it was.
     assert etree.tostring(pre) == b"<pre>import os<br/>import time<br/><br/>x = 1</pre>"
+
+
+def test_code_lines_set_apart_by_a_style_keep_their_line_breaks() -> None:
+    # Issue 28: tailwindcss.com's docs (wcxb-dev 2876) write each line of code as a
+    # `span.line` with no newline between, and show them as blocks by CSS: the
+    # reader view ran "npm create vite@latest my-project" into "cd my-project".
+    pre = lxml.html.fragment_fromstring(
+        "<pre><code><span class='line'><span>npm</span> create vite</span>"
+        "<span class='line'>cd my-project</span>\n<span class='line'>npm install</span>"
+        "<span class='line-number'>4</span></code></pre>"
+    )
+    break_code_lines(pre)
+    assert pre.text_content() == "npm create vite\ncd my-project\nnpm install4"
