@@ -25,7 +25,9 @@ from typing import Any
 from addon.core import Article, extract
 
 ROOT = Path(__file__).resolve().parents[1] / "tests" / "golden"
-FIELDS = ("title", "lang", "dir", "readerable", "byline", "published", "site_name", "text")
+FIELDS = (
+    "title", "title_href", "lang", "dir", "readerable", "byline", "published", "site_name", "text",
+)  # fmt: skip
 NAME = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 FETCH_TIMEOUT_S = 30  # one page over the network; longer means the host is not answering
 

@@ -55,7 +55,7 @@ def pages(limit: int) -> Iterator[tuple[str, bytes]]:
 # code's own use (not shown to anyone) does not count as a change of output.
 FIELDS = (
     "title", "text", "lang", "dir", "readerable", "url", "byline", "published",
-    "site_name", "page_title", "word_count",
+    "site_name", "page_title", "word_count", "title_href",
 )  # fmt: skip
 
 

@@ -302,6 +302,8 @@ def format_html(article: Article) -> str:
     title = html.escape(article.title)
     head_title = html.escape(article.title or article.page_title or "Untitled")
     lang = f' lang="{html.escape(article.lang)}"' if article.lang else ""
+    if title and article.title_href:  # the page's headline was a link off the page
+        title = f'<a href="{html.escape(article.title_href)}">{title}</a>'
     heading = f"<h1>{title}</h1>\n" if title else ""
     return (
         f'<!DOCTYPE html>\n<html{lang} dir="{html.escape(article.dir)}">\n<head>\n'

@@ -49,8 +49,9 @@ from addon.core.output.furniture import (
     drop_repeated_blocks,
     furniture_pattern,
 )
-from addon.core.output.headings import outline
+from addon.core.output.headings import headline_link, outline
 from addon.core.output.text import plain_text, word_count
+from addon.core.output.urls import UrlBase
 from addon.core.paper.blockextractor import (
     BleIeBlock,
     choose_blocks,
@@ -356,6 +357,8 @@ def _write_article(
     With `audit`, the kept source elements' text is read first, for the fidelity check.
     """
     source_text = kept_text(found.chosen.top, found.chosen.drop) if audit else None
+    # Read before the blocks are built, which take the content out of the page.
+    title_href = _headline_href(found)
     memo = memo or _SiteMemo()
     memory = memo.memory if memo.memory is not None and memo.memory.pages else None
     prints: frozenset[int] = frozenset()
@@ -367,9 +370,20 @@ def _write_article(
         output = _forget_template(output, found, memory, params.extend)
     clock.lap("output")
     article = _article(output, found, url=url, params=params, clock=clock, source_text=source_text)
+    if title_href is not None and isinstance(article, Article):
+        article = replace(article, title_href=title_href)
     if memo.learn and isinstance(article, Article):
         return replace(article, fingerprints=prints)
     return article
+
+
+def _headline_href(found: _Found) -> str | None:
+    """Return where the page's headline led, when it was one link off the page."""
+    headline = found.headline
+    if headline is None or headline.element is None:
+        return None
+    base = UrlBase.of(found.base_url)
+    return headline_link(headline.element, base, own_url=found.meta.og_url)
 
 
 @dataclass(frozen=True, slots=True)

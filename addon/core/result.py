@@ -83,6 +83,9 @@ class Article:
     published: str | None = None
     site_name: str | None = None
     page_title: str = ""
+    # Where the headline led, when the page's headline was one link off the page
+    # (output/headings.py): the reader page's h1 keeps it.
+    title_href: str | None = None
     word_count: int = 0
     diagnostics: Diagnostics | None = None
     # With extract(learn=True): the page's block fingerprints, for the site memory of

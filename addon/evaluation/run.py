@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
+from html import escape
 from pathlib import Path
 from typing import Literal, TextIO
 from urllib.parse import urlsplit
@@ -752,10 +753,21 @@ def _prediction(result: Article | Skip) -> Prediction:
     return Prediction(
         result.text,
         result.title,
-        result.html,
+        view_html(result),
         readerable=result.readerable,
         lost_words=fidelity_loss(result),
     )
+
+
+def view_html(article: Article) -> str:
+    """Return the article's HTML as the reader page shows it: the headline's h1 (a link
+    where the page's headline was one), then the blocks."""
+    if not article.title:
+        return article.html
+    title = escape(article.title)
+    if article.title_href:
+        title = f'<a href="{escape(article.title_href)}">{title}</a>'
+    return f"<h1>{title}</h1>\n{article.html}"
 
 
 def pipeline_extractor(name: str, pipeline: Pipeline) -> Extractor:

@@ -136,6 +136,12 @@ def test_format_html_without_headline_or_language() -> None:
     assert cli.format_text(bare) == bare.text
 
 
+def test_format_html_keeps_the_headline_link() -> None:
+    linked = replace(ARTICLE, title_href='https://x.example/post?a=1&b="2"')
+    link = '<a href="https://x.example/post?a=1&amp;b=&quot;2&quot;">Cats &amp; &lt;Dogs&gt;</a>'
+    assert f"<h1>{link}</h1>" in cli.format_html(linked)
+
+
 def test_several_sources_default_to_jsonl(
     fake: FakeExtract, page_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -7,14 +7,14 @@ import io
 import json
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
 from lxml import etree
 
 from addon.cli import main as cli
-from addon.core import SitePage, params_for
+from addon.core import Article, SitePage, extract, params_for
 from addon.evaluation import readability_js
 from addon.evaluation import run as evaluation
 from addon.evaluation.run import (
@@ -29,6 +29,7 @@ from addon.evaluation.run import (
     load_page,
     page_ids,
     parse_html,
+    view_html,
 )
 
 PAGE_ONE = (
@@ -624,3 +625,13 @@ def test_a_remembering_extractor_alone_is_the_plain_one(dataset: Path) -> None:
     page = b"<html><body><main><h1>T</h1><p>" + story + b"</p></main></body></html>"
     assert remembering.name == "addanag-plus+memory"
     assert remembering.run(page, None) == plain.run(page, None)
+
+
+def test_the_view_html_is_the_reader_page_h1_then_the_blocks() -> None:
+    article = extract(PAGE_ONE, url="https://example.org/1")
+    assert isinstance(article, Article) and article.title == "Site"
+    assert view_html(article) == f"<h1>Site</h1>\n{article.html}"
+    linked = replace(article, title="<One>", title_href="https://example.org/2?a&b")
+    link = '<a href="https://example.org/2?a&amp;b">&lt;One&gt;</a>'
+    assert view_html(linked).startswith(f"<h1>{link}</h1>\n")
+    assert view_html(replace(article, title="")) == article.html

@@ -99,6 +99,15 @@ def test_reader_page_structure() -> None:
     assert root.xpath("//title")[0].text == "Rivers <rise> & fall"
 
 
+def test_a_headline_that_was_a_link_stays_one_in_the_h1() -> None:
+    href = 'https://blog.example/post/1?a=1&b="2"'
+    root = parse(render_reader(article(title_href=href), URL, PageStyle(), LINKS))
+    h1 = root.findall(".//h1")[0]
+    assert [(a.get("href"), a.text) for a in h1.iter("a")] == [(href, "Rivers <rise> & fall")]
+    plain = parse(render_reader(article(), URL, PageStyle(), LINKS)).findall(".//h1")[0]
+    assert not list(plain.iter("a")) and plain.text == "Rivers <rise> & fall"
+
+
 def headings(blocks: tuple[Block, ...]) -> list[tuple[str, str]]:
     """Render blocks and return (tag, text) of each heading in the article."""
     root = parse(render_reader(article(blocks=blocks), URL, PageStyle(), LINKS))

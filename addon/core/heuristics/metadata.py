@@ -83,6 +83,7 @@ class PageMeta:
     title: str
     og_title: str | None
     ld_headline: str | None
+    og_url: str | None  # the page's own address as it states it
     byline: str | None
     published: str | None
     site_name: str | None
@@ -162,6 +163,7 @@ def read_metadata(
         title=_title(found["title"]),
         og_title=_first_meta(metas, ("og:title",)),
         ld_headline=_ld_headline(linked),
+        og_url=_first_meta(metas, ("og:url",)),
         byline=_byline(marked, metas, linked, max_chars=max_byline_chars),
         published=_published(marked, metas, linked, found["time"]),
         site_name=_site_name(metas, linked),

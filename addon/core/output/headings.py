@@ -5,6 +5,10 @@ repeat an h1 or skip levels, which breaks the outline screen readers navigate
 by (axe heading-order). While the blocks are built, every heading (inside a
 block too) is renumbered from the highest at h2, never skipping a level; the
 heading blocks left after the furniture cut are renumbered alike.
+
+The headline leaves the blocks for the reader page's h1; when the page's
+headline was one link (a blog's front page titles its newest post by a link to
+the post's own page), the h1 keeps that link.
 """
 
 from __future__ import annotations
@@ -13,7 +17,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from addon.core.dom import text_content
 from addon.core.output.tags import HEADINGS, Element
+from addon.core.output.urls import UrlBase
 from addon.core.result import Block
 
 _HEADING_OPEN = re.compile(r"^(\s*<)h([1-6])(?=[\s>/])", re.IGNORECASE)
@@ -72,3 +78,31 @@ def retag(html: str, level: int) -> str:
         return f"{opened.group(1)}h{level}{html[opened.end() :]}"
     end = close + len(close_tag)
     return f"{opened.group(1)}h{level}{html[opened.end() : close]}</h{level}>{html[end:]}"
+
+
+# Where a headline may lead: a page of the web (a mail or phone link titles no post).
+HEADLINE_SCHEMES = frozenset({"http", "https"})
+
+
+def headline_link(headline: Element, base: UrlBase, *, own_url: str | None = None) -> str | None:
+    """Return where the headline leads when one link is its whole text and it leads off the
+    page (its URL, or the address it states, `own_url`); else None: the h1 is plain text."""
+    words = " ".join(text_content(headline).split())
+    inner = [link for link in headline.iter("a") if link.get("href") is not None]
+    around = next(headline.iterancestors("a"), None)
+    link = (inner[0] if len(inner) == 1 else None) if inner else around
+    if link is None or not words or " ".join(text_content(link).split()) != words:
+        return None
+    href = base.resolve(link.get("href") or "", schemes=HEADLINE_SCHEMES)
+    # A link to the page itself leads nowhere new: the reader page is the page. A
+    # post's title links to its own address; a forum's topic title to its own path
+    # with a session id in the query.
+    own = {base.path, _path(base.resolve(own_url or "", schemes=HEADLINE_SCHEMES) or "")}
+    if href is None or _path(href) in own:
+        return None
+    return href
+
+
+def _path(url: str) -> str:
+    """Return a URL without its query and fragment."""
+    return url.split("#", 1)[0].split("?", 1)[0]

@@ -45,6 +45,7 @@ def test_empty_page() -> None:
         title="",
         og_title=None,
         ld_headline=None,
+        og_url=None,
         byline=None,
         published=None,
         site_name=None,
@@ -68,9 +69,11 @@ def test_open_graph_and_description() -> None:
     meta = _meta(
         '<head><meta property="og:title" content=" Rain due  today ">'
         '<meta property="og:description" content="OG text">'
-        '<meta name="description" content="Plain text"></head>'
+        '<meta name="description" content="Plain text">'
+        '<meta property="og:url" content=" https://example.org/rain "></head>'
     )
     assert meta.og_title == "Rain due today"
+    assert meta.og_url == "https://example.org/rain"
     assert meta.description == "Plain text"
     assert _meta('<meta name="twitter:description" content="T">').description == "T"
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 import lxml.html
 
 from addon.core import Article, extract
-from addon.core.output.headings import heading_level, outline, retag, step_headings
+from addon.core.output.headings import (
+    heading_level,
+    headline_link,
+    outline,
+    retag,
+    step_headings,
+)
+from addon.core.output.urls import UrlBase
 from addon.core.result import Block
 
 
@@ -92,3 +99,56 @@ def test_retag_closes_the_heading_it_opened_when_the_block_holds_two() -> None:
 def test_a_heading_already_at_its_level_keeps_its_markup() -> None:
     block = Block("h2", "<h2>a</h2><h3>b</h3>", "a b")
     assert outline((block,)) == (block,)
+
+
+def _linked_headline_page(heading: str) -> bytes:
+    words = "Words of the post, long enough to count here. " * 5
+    body = f"<p>{words}</p>" * 4
+    return (
+        "<html><head><title>The Bountiful Update - A blog</title></head><body><div id='posts'>"
+        f"{heading}{body}</div></body></html>"
+    ).encode()
+
+
+def test_a_headline_that_links_to_its_post_keeps_the_link() -> None:
+    # tumblr: a blog's front page shows its newest post, titled by a link to the post.
+    page = _linked_headline_page('<h3><a href="/post/1/bountiful">The Bountiful Update</a></h3>')
+    article = extract(page, url="http://blog.example.org/")
+    assert isinstance(article, Article) and article.title == "The Bountiful Update"
+    assert article.title_href == "http://blog.example.org/post/1/bountiful"
+
+
+def test_a_headline_link_to_the_page_itself_or_unsafe_is_not_kept() -> None:
+    hrefs = ("/post/1#top", "/post/1?t=1&sid=5", "javascript:go()", "#top", "")
+    for href in hrefs:
+        page = _linked_headline_page(f'<h3><a href="{href}">The Bountiful Update</a></h3>')
+        article = extract(page, url="http://blog.example.org/post/1?t=1")
+        assert isinstance(article, Article) and article.title == "The Bountiful Update"
+        assert article.title_href is None, href
+
+
+def test_a_link_that_is_only_part_of_the_headline_is_not_its_link() -> None:
+    page = _linked_headline_page('<h3>The Bountiful Update, by <a href="/bob">Bob</a></h3>')
+    article = extract(page, url="http://blog.example.org/")
+    assert isinstance(article, Article) and article.title_href is None
+
+
+def test_headline_link_reads_a_link_around_the_heading_too() -> None:
+    holder = lxml.html.fragment_fromstring(
+        '<div><a href="/post/2"><h2> Two  words </h2></a></div>'
+    )
+    heading = next(holder.iter("h2"))
+    assert headline_link(heading, UrlBase.of("https://example.org/")) == (
+        "https://example.org/post/2"
+    )
+
+
+def test_a_headline_link_to_the_address_the_page_states_is_its_own() -> None:
+    # tumblr: a post's page titles the post by a link to the post, og:url says so.
+    meta = b'<meta property="og:url" content="http://blog.example.org/post/7/slug"></head>'
+    for target, kept in (("7/slug", None), ("8/next", "http://blog.example.org/post/8/next")):
+        link = f'<h3><a href="http://blog.example.org/post/{target}">The Bountiful Update</a></h3>'
+        page = _linked_headline_page(link).replace(b"</head>", meta)
+        article = extract(page, url="http://mirror.example.net/7")
+        assert isinstance(article, Article) and article.title == "The Bountiful Update"
+        assert article.title_href == kept
