@@ -92,7 +92,7 @@ _FURNITURE_NOUNS = (
 # "Recommended Reading" titles such a box in The Atlantic's essays (wcxb-dev 0160:
 # F1 0.772 -> 0.986, its last third back; even .85152 -> .85181, no other page of
 # either split changes).
-FURNITURE_BOX_HEADINGS = "related|see also|recommended(?: reading)?"
+FURNITURE_BOX_HEADINGS = "related|see also|recommended(?: reading)?|like this"
 FURNITURE_HEADINGS = (
     f"(?:related|similar|recommended)(?: {_FURNITURE_NOUNS})?|"
     r"you (?:may|might|will|ll) (?:also )?(?:like|enjoy|be interested)\b.*|"
@@ -102,7 +102,7 @@ FURNITURE_HEADINGS = (
     "join the (?:conversation|discussion)|what do you think|"
     r"share(?: (?:this|the|with)\b.*)?|tags?|tagged|filed under|categories|"
     r"subscribe\b.*|sign up\b.*newsletters?\b.*|(?:\w+ )?newsletters?|"
-    r"about the (?:author|writer)s?|follow us\b.*|"
+    r"about the (?:author|writer)s?|follow us\b.*|like this|"
     # the feedback prompt that closes an article (a source list is kept: readers
     # check it, though the dataset's references often leave it out)
     "(?:was|is|did you find) this (?:page|article|post|content|information|guide) "

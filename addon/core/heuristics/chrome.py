@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from types import MappingProxyType
 
 from lxml import etree
 
 from addon.core.dom import (
     elements_with,
+    is_element,
+    text_content,
     text_length,
 )
 from addon.core.heuristics.hiding import drop_all, holding_little, holds_article, unwrap_all
@@ -45,6 +48,26 @@ def drop_chrome(
     # The controls go in the same pass: they never count towards the main share.
     drop_all(root, holding_little(chrome, root, max_share=max_share), *CONTROLS)
     drop_labelled_controls(root, max_label_chars=max_label_chars)
+    drop_skip_links(root)
+
+
+# Links into the page itself, and the words a skip link starts with.
+_IN_PAGE_LINKS = etree.XPath("//a[starts-with(normalize-space(@href), '#')]")
+# Only skips to the page's landmarks: "Jump to Review" in a shopping guide's list
+# leads to its own section, and stays (wcxb-dev 4160's reference keeps those).
+_SKIP_WORDS = re.compile(
+    r"\s*(?:skip|jump)\s+to\s+(?:the\s+)?(?:main\s+|primary\s+)?"
+    r"(?:content|navigation|nav|search|menu|footer|sidebar|main|top)\s*$",
+    re.IGNORECASE,
+)
+
+
+def drop_skip_links(root: etree._Element) -> None:
+    """Remove the links that skip to a part of the page ("Jump to navigation"): they move
+    the focus within the page they serve, and the reader page has its own."""
+    found = _IN_PAGE_LINKS(root)
+    links = [link for link in found if is_element(link)] if isinstance(found, list) else []
+    drop_all(root, [link for link in links if _SKIP_WORDS.match(text_content(link))])
 
 
 def drop_labelled_controls(root: etree._Element, *, max_label_chars: int = 200) -> None:

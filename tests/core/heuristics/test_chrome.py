@@ -71,3 +71,18 @@ def test_controls_and_labelled_controls_go_together_with_the_chrome() -> None:
     )
     assert not root.xpath("//nav | //form | //label | //select | //svg | //button")
     assert root.text_content() == story
+
+
+def test_skip_links_to_the_page_landmarks_go_links_to_sections_stay() -> None:
+    # Wikipedia's "Jump to navigation / Jump to search" led the reader view; a
+    # shopping guide's "Jump to Review" leads to a section of its own and stays.
+    root = _without_chrome(
+        '<a href="#content">Skip to main content</a><div id="siteSub">'
+        '<a class="mw-jump-link" href="#mw-head">Jump to navigation</a> '
+        '<a href=" #p-search">Jump to search</a> tail</div>'
+        '<p>Story <a href="#review-1">Jump to Review</a> and '
+        '<a href="/skip">Skip to content</a> end.</p>'
+    )
+    assert " ".join(" ".join(root.itertext()).split()) == (
+        "tail Story Jump to Review and Skip to content end."
+    )

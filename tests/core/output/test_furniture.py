@@ -228,7 +228,7 @@ def test_a_related_box_inside_the_article_goes_alone() -> None:
     assert cut_furniture_tail(blocks, FURNITURE, min_position=0.1) == (blocks[0],)
 
 
-@pytest.mark.parametrize("title", ["Recommended Reading", "Recommended", "Related"])
+@pytest.mark.parametrize("title", ["Recommended Reading", "Recommended", "Related", "Like this:"])
 def test_a_recommended_box_inside_the_article_goes_alone_too(title: str) -> None:
     # Issue 28 (5): wcxb-dev 0160 (The Atlantic) sets a "Recommended Reading"
     # box inside its essay: the essay's last third went with it (F1 0.77).
@@ -237,6 +237,16 @@ def test_a_recommended_box_inside_the_article_goes_alone_too(title: str) -> None
     box = furniture_pattern(FURNITURE_BOX_HEADINGS)
     cut = cut_furniture_tail(blocks, FURNITURE, min_position=0.1, resume_chars=200, box=box)
     assert cut == (blocks[0], blocks[3])
+
+
+def test_a_like_this_widget_ends_the_post_or_goes_alone_inside_it() -> None:
+    # WordPress's "Like this:" box (Jetpack) closes a post with its "Like" button
+    # and "Loading..." placeholder: kept as text until it named furniture.
+    long = "The post goes on, sentence after sentence, at length and in detail. " * 8
+    blocks = _text_blocks(("p", long), ("h3", "Like this:"), ("p", "Like Loading..."))
+    box = furniture_pattern(FURNITURE_BOX_HEADINGS)
+    cut = cut_furniture_tail(blocks, FURNITURE, min_position=0.4, resume_chars=200, box=box)
+    assert cut == (blocks[0],)
 
 
 def test_date_and_reading_time_lines_before_the_prose_go() -> None:
