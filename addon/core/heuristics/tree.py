@@ -45,7 +45,8 @@ def choose_content(
         max_link_share = 1.0  # a listing: its links are the content
     # Which lines are mostly link text does not change with the content: found once.
     linked = linked_lines(lines, max_link_share, spare=extend.spare_permalink_headings)
-    dense = _dense(lines, linked, set(selected), extend)
+    runs = link_runs(lines, linked) if linked else None
+    dense = _dense(lines, linked, set(selected), extend, runs=runs)
     kept = [i for i in selected if i not in dense]
     if not kept:
         return Chosen([])
@@ -56,7 +57,7 @@ def choose_content(
             lines, selection, headline.element, top, kept=kept, extend=extend
         )
         inside = inside if inside is not None else _line_owners_within(top)
-        dense = _dense_within(lines, dense, inside, linked, extend)
+        dense = _dense_within(lines, dense, inside, linked, extend, runs=runs)
         kept = _lines_within(lines, inside, dense)
         if extend.drop_before_headline:
             kept = _after(lines, kept, headline.element)
@@ -64,7 +65,7 @@ def choose_content(
     if inside is None:
         inside = _line_owners_within(top)
         if extend.keep_unselected_within:
-            dense = _dense_within(lines, dense, inside, linked, extend)
+            dense = _dense_within(lines, dense, inside, linked, extend, runs=runs)
             evidence, kept = kept, _lines_within(lines, inside, dense)
     drop = _unkept_elements(lines, kept, top, inside)
     if headline is not None and headline.element is not None:
@@ -140,7 +141,12 @@ def _with_twins(
 
 
 def _dense(
-    lines: Sequence[Line], linked: set[int], content: set[int], extend: ExtendParams
+    lines: Sequence[Line],
+    linked: set[int],
+    content: set[int],
+    extend: ExtendParams,
+    *,
+    runs: LinkRuns | None = None,
 ) -> set[int]:
     """Return the `linked` lines to leave out around the `content` lines."""
     return link_dense_lines(
@@ -149,6 +155,7 @@ def _dense(
         min_run=extend.link_dense_min_run,
         button_words=extend.button_words,
         content=content,
+        runs=runs,
     )
 
 
@@ -158,6 +165,8 @@ def _dense_within(
     inside: set[etree._Element],
     linked: set[int],
     extend: ExtendParams,
+    *,
+    runs: LinkRuns | None = None,
 ) -> set[int]:
     """Return the link-dense lines still left out once the content's subtree is known."""
     # DANAg selects the dense lines of the subtree; the lines between them come
@@ -173,7 +182,7 @@ def _dense_within(
     if not extend.spare_within_subtree or not dense:
         return dense
     content = set(_lines_within(lines, inside, dense))
-    lone = dense - _dense(lines, linked, content, extend)
+    lone = dense - _dense(lines, linked, content, extend, runs=runs)
     return {
         i for i in dense if not (i in lone and (_among_siblings(lines, i) or _row_value(lines[i])))
     }
@@ -282,6 +291,7 @@ def link_dense_lines(
     min_run: int = 1,
     button_words: Words = frozenset(),
     content: set[int] | None = None,
+    runs: LinkRuns | None = None,
 ) -> set[int]:
     """Return the `linked` lines to leave out as mostly link text: those in a run of
     `min_run` or more, at the edge of the `content` lines, or buttons."""
@@ -293,6 +303,26 @@ def link_dense_lines(
     # make nor break a run.
     if not linked:
         return set()
+    found = link_runs(lines, linked) if runs is None else runs
+    inside = content if content is not None else set(range(len(lines)))
+    dense: set[int] = set()
+    for run, (before, after) in zip(found.runs, found.neighbours, strict=False):
+        lone = len(run) < min_run and before in inside and after in inside
+        dense.update(i for i in run if not lone or _buttons_only(lines[i], button_words))
+    return dense
+
+
+@dataclass(frozen=True, slots=True)
+class LinkRuns:
+    """The runs of link-dense text lines, and the text lines just before and after each
+    (-1 at the page's ends): they depend on the lines alone, so they are found once."""
+
+    runs: list[list[int]]
+    neighbours: list[tuple[int, int]]
+
+
+def link_runs(lines: Sequence[Line], linked: set[int]) -> LinkRuns:
+    """Return the runs of `linked` text lines and the text lines before and after each."""
     runs: list[list[int]] = [[]]
     neighbours: list[tuple[int, int]] = []  # the text lines before and after each run
     previous = -1
@@ -307,12 +337,7 @@ def link_dense_lines(
             runs.append([])
         previous = index
     neighbours.append((previous, -1))
-    inside = content if content is not None else set(range(len(lines)))
-    dense: set[int] = set()
-    for run, (before, after) in zip(runs, neighbours, strict=False):
-        lone = len(run) < min_run and before in inside and after in inside
-        dense.update(i for i in run if not lone or _buttons_only(lines[i], button_words))
-    return dense
+    return LinkRuns(runs, neighbours)
 
 
 def _buttons_only(line: Line, words: Words) -> bool:
@@ -339,9 +364,13 @@ def _link_dense(line: Line, max_share: float, *, spare: bool = False) -> bool:
     """Tell whether a line's text is mostly link text (share above `max_share`) leading away."""
     if line.link_chars <= max_share * len(line.text):
         return False
-    return not (
-        spare and (is_permalink_heading(line) or _links_into_page(line) or _cites(line))
-    )
+    if not spare:
+        return True
+    # A heading is spared only as its own permalink (is_permalink_heading): one
+    # that links to another section is a table of contents' heading, not content.
+    if line.tag in HEADING_TAGS:
+        return not (is_permalink_heading(line) or _cites(line))
+    return not _own_links(line)
 
 
 def _cites(line: Line) -> bool:
@@ -354,15 +383,21 @@ def _cites(line: Line) -> bool:
     return first is not None and (first.get("href") or "").strip().startswith("#cite")
 
 
-def _links_into_page(line: Line) -> bool:
-    """Tell whether every link of a line points into the page: a table of contents' entry, a
-    footnote's way back."""
-    # A heading is spared only as its own permalink (is_permalink_heading): one
-    # that links to another section is a table of contents' heading, not content.
-    if line.tag in HEADING_TAGS:
+def _own_links(line: Line) -> bool:
+    """Tell whether a line's links are the article's own: a cited source (_cites), or every
+    link into the page (a table of contents' entry, a footnote's way back)."""
+    # One walk for both tests: a line's subtree holds its nested lines' too, and
+    # walking it three times cost 1.5% of the extraction (docs/performance.md).
+    hrefs: list[str] = []
+    for node in line.element.iter("a", "cite"):
+        if node.tag == "cite":
+            return True
+        hrefs.append((node.get("href") or "").strip())
+    if not hrefs:
         return False
-    hrefs = [(anchor.get("href") or "").strip() for anchor in line.element.iter("a")]
-    return bool(hrefs) and all(len(href) > 1 and href.startswith("#") for href in hrefs)
+    return hrefs[0].startswith("#cite") or all(
+        len(href) > 1 and href.startswith("#") for href in hrefs
+    )
 
 
 def is_permalink_heading(line: Line) -> bool:

@@ -147,4 +147,4 @@ def _hrefs(holder: Element) -> list[str]:
 _IDENTIFIED = etree.XPath("descendant::*[@id] | descendant::a[@name]")
 
 
-_HREFS = etree.XPath("descendant::a/@href")
+_HREFS = etree.XPath("descendant::a/@href", smart_strings=False)

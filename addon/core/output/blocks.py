@@ -414,19 +414,27 @@ def _copy(el: Element, ctx: _Context) -> Element:
         boxes = [twin for twin in dropped if next(twin.iter(*BLOCKISH), None) is not None]
         for twin in dropped:
             twin.tag = REMOVE
+        follows: dict[Element, bool] = {}
         for twin in boxes:
-            _keep_line_break(twin, ctx.breaks)
+            _keep_line_break(twin, ctx.breaks, follows)
         etree.strip_elements(copy, REMOVE, with_tail=False)
     return copy
 
 
-def _keep_line_break(box: Element, breaks: list[Element]) -> None:
+def _keep_line_break(
+    box: Element, breaks: list[Element], memo: dict[Element, bool] | None = None
+) -> None:
     """Put a line break before a block box (left out, or empty) where it stands between
     two texts: they showed on two lines ("#Tag", a dropped heading, "5 min read")."""
-    if _follows_text(box, set()) and _leads_to_text(box, set()):
+    follows = _follows_text(box, set(), memo)
+    if memo is not None:
+        memo[box] = follows
+    if follows and _leads_to_text(box, set()):
         br = box.makeelement("br")
         box.addprevious(br)
         breaks.append(br)
+        if memo is not None:
+            memo[box] = False  # the br before it now ends the text before it
 
 
 def _settle_breaks(breaks: list[Element], hidden: set[Element]) -> None:
@@ -507,8 +515,11 @@ def _finish(raws: list[Element], ctx: _Context) -> list[Block]:
     # The reader check weighs link text against all text: counted here, once, on the
     # cleaned tree, instead of parsing the blocks' HTML again.
     chars = [text_length(block) for block in roots]
-    linked = [sum(text_length(link) for link in block.iter("a")) for block in roots]
     sources = serialise_all(holder, roots)
+    linked = [
+        sum(text_length(link) for link in block.iter("a")) if "<a" in source else 0
+        for block, source in zip(roots, sources, strict=True)
+    ]
     flowing = block_texts(holder, roots)
     texts = [text if pre is None else pre for text, pre in zip(flowing, verbatim, strict=True)]
     # The serialisation holds "<img" only as an img tag: text and values escape "<".
@@ -721,7 +732,9 @@ def _break_around(el: Element, hidden: set[Element]) -> None:
         el.append(el.makeelement("br"))
 
 
-def _follows_text(el: Element, hidden: set[Element]) -> bool:
+def _follows_text(
+    el: Element, hidden: set[Element], memo: dict[Element, bool] | None = None
+) -> bool:
     """Tell whether text runs up to an element: its line does not start with it."""
     # Up through the inline elements it starts ("Written By" in one span, the
     # author's name in a div inside the next span), to the block that holds them.
@@ -734,6 +747,8 @@ def _follows_text(el: Element, hidden: set[Element]) -> bool:
             ends = _ends_in_text(previous, hidden)
             if ends is not None:
                 return ends
+            if memo is not None and previous in memo:
+                return memo[previous]
             previous = previous.getprevious()
         parent = node.getparent()
         if parent is None or (parent.text or "").strip():
