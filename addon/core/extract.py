@@ -317,6 +317,7 @@ def preprocess(root: etree._Element, extend: ExtendParams) -> Preprocessed:
     drop_non_content(
         root,
         unvoiced_max_link_share=extend.unvoiced_max_link_share if extend.keep_unvoiced else None,
+        disclosed_max_link_share=extend.unvoiced_max_link_share if extend.keep_disclosed else None,
         place_streamed=extend.place_streamed,
     )
     if extend.drop_chrome:

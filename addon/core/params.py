@@ -54,6 +54,10 @@ BOILERPLATE_WORDS: Words = frozenset(
         # alone: odd .8495 -> .8493, a shop's quantity controls hold its options)
         "control-bar", "controlbar", "player-controls", "video-controls", "media-controls",
         "jw-controls", "vjs-modal-dialog", "vjs-text-track-settings",
+        # the U.S. Web Design System's banner atop every federal site ("An official
+        # website of the United States government", "The .gov means it's official"),
+        # whose answer opens from a button (see ExtendParams.keep_disclosed)
+        "usa-banner",
     }
 )  # fmt: skip
 # class/id words of a page's comments: furniture under an article, the content
@@ -321,6 +325,10 @@ class ExtendParams:
     keep_unvoiced: bool = False
     # ... unless more than this share of their text is link text (a mobile menu).
     unvoiced_max_link_share: float = 0.5
+    # Keep the hidden (`hidden`, display:none) panels of disclosure widgets, those a
+    # button names in aria-controls: accordion answers, closed tabs; with the same
+    # link share limit, which a menu opened the same way exceeds.
+    keep_disclosed: bool = False
     # Remove the sections whose class/id words name them as customer reviews: the
     # buyers' opinions under a product's description, left out as comments under
     # an article are; empty = off.
@@ -497,6 +505,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # every aria-hidden element kept: even .8449, but mobile menus come back
             # (without 10.3%, article reader views 93.5% -> 93.2%)
             keep_unvoiced=True,
+            keep_disclosed=True,
             # off: even .8489 / odd .8463 (article .9511 / .9410, must-have snippets 81.3% /
             # 81.7%); on: .8511 / .8487 (article .9521 / .9434, must-have 81.5% / 82.0%,
             # must-not 10.1% -> 10.0% / 10.4% unchanged). Shown where they stand instead,

@@ -54,6 +54,7 @@ def drop_non_content(
     noscript_min_chars: int = 200,
     max_drop_share: float = 0.5,
     unvoiced_max_link_share: float | None = None,
+    disclosed_max_link_share: float | None = None,
     place_streamed: bool = False,
 ) -> None:
     """Remove scripts, styles, templates, hidden elements and empty noscripts in place."""
@@ -70,6 +71,7 @@ def drop_non_content(
         root,
         max_share=max_drop_share,
         unvoiced_max_link_share=unvoiced_max_link_share,
+        disclosed_max_link_share=disclosed_max_link_share,
         place_streamed=place_streamed,
     )
 
@@ -266,6 +268,7 @@ def drop_hidden(
     *,
     max_share: float = 0.5,
     unvoiced_max_link_share: float | None = None,
+    disclosed_max_link_share: float | None = None,
     place_streamed: bool = False,
 ) -> None:
     """Remove elements the page hides from every reader (`hidden`, `display:none`)."""
@@ -279,6 +282,8 @@ def drop_hidden(
     if shown:
         hidden = [element for element in hidden if element not in shown]
     hidden.extend(found.styled)
+    if disclosed_max_link_share is not None:
+        hidden = closed_panels_dropped(root, hidden, max_link_share=disclosed_max_link_share)
     unvoiced = found.unvoiced
     if unvoiced_max_link_share is not None:
         seen = set(hidden)
@@ -294,6 +299,79 @@ def drop_hidden(
         max_share=max_share,
     )
     drop_all(root, minor, *(("template",) if place_streamed else ()))
+
+
+def closed_panels_dropped(
+    root: etree._Element, hidden: list[etree._Element], *, max_link_share: float
+) -> list[etree._Element]:
+    """Return the hidden elements less the closed panels of the page's disclosure widgets,
+    which it reveals, their buttons' labels kept as text."""
+    # An accordion's answer or a closed tab is hidden until its button, which names
+    # it in aria-controls, is pressed; a reader view, having nothing to press,
+    # shows it. A menu opened the same way is all links, and goes.
+    controllers = _controllers(root)
+    if not controllers:
+        return hidden
+    dropped = []
+    for element in hidden:
+        buttons = controllers.get(element.get("id", ""))
+        if buttons and _holds_answer(element, max_link_share):
+            reveal(element, buttons)
+        else:
+            dropped.append(element)
+    return dropped
+
+
+def _holds_answer(panel: etree._Element, max_link_share: float) -> bool:
+    """Tell whether a closed panel holds prose: not a menu, nor empty or "Loading..."
+    until the page's script fills it."""
+    return (
+        text_length(panel) > 0
+        and keeps_unvoiced(panel, max_link_share)
+        and not is_loading_placeholder(panel)
+    )
+
+
+def _controllers(root: etree._Element) -> dict[str, list[etree._Element]]:
+    """Map each id that an aria-controls names to the elements naming it."""
+    found: dict[str, list[etree._Element]] = {}
+    for element in root.iterfind(".//*[@aria-controls]"):
+        for ident in element.get("aria-controls", "").split():
+            found.setdefault(ident, []).append(element)
+    return found
+
+
+def is_loading_placeholder(element: etree._Element) -> bool:
+    """Tell whether an element's text only says it is loading ("Loading prices...")."""
+    # The page's script fills such a panel when it opens; its words are no content.
+    return _LOADING.fullmatch(text_content(element).strip()) is not None
+
+
+_LOADING = re.compile(r"loading\b[^.\u2026]{0,60}(?:\u2026|\.\.\.)", re.IGNORECASE)
+
+
+def reveal(panel: etree._Element, buttons: list[etree._Element]) -> None:
+    """Take off what hides a panel (its `hidden` attribute, its style) and keep the label
+    of each button that opens it as plain text."""
+    # The output stage leaves hidden elements out again; no style reaches the reader.
+    panel.attrib.pop("hidden", "")
+    panel.attrib.pop("style", "")
+    # An accordion's button names its answer ("What is injury protection?"); left a
+    # button, it would go with the page's controls. A tab's label stands in a row
+    # of tabs away from its panel, where it would read as a run of words: it goes.
+    for button in buttons:
+        if button.get("role") != "tab" and button.tag in _OPENERS:
+            button.tag = "span"
+            for name in _OPENER_ATTRIBUTES:
+                button.attrib.pop(name, "")
+
+
+# The elements a disclosure's opener is (a link without a page to lead to, or a
+# button), and the attributes that make it one.
+_OPENERS = ("button", "a")
+
+
+_OPENER_ATTRIBUTES = ("role", "href", "aria-controls", "aria-expanded", "tabindex")
 
 
 def keeps_unvoiced(element: etree._Element, max_link_share: float) -> bool:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import lxml.html
 import pytest
-from fragments import text_after
+from fragments import body_of, text_after
 
 from addon.core.heuristics.hiding import (
+    closed_panels_dropped,
     drop_hidden,
     drop_non_content,
     flatten_math,
@@ -23,6 +24,10 @@ def _text(html: str) -> str:
 
 def _unvoiced_kept(html: str, share: float | None) -> str:
     return text_after(html, lambda root: drop_hidden(root, unvoiced_max_link_share=share))
+
+
+def _disclosed(html: str) -> str:
+    return text_after(html, lambda root: drop_hidden(root, disclosed_max_link_share=0.5))
 
 
 def _placed(html: str) -> str:
@@ -194,3 +199,58 @@ def test_a_textless_aria_hidden_element_of_many_elements_is_a_rendering_twin() -
     assert not is_rendering_twin(rendering(12, "<img src='x.png'>"))  # the eye sees it
     assert not keeps_unvoiced(rendering(12), 0.5)
     assert keeps_unvoiced(rendering(3), 0.5)
+
+
+ANSWER = "Injury protection pays for the care of drivers hurt in an accident."
+# A hidden element holding most of a page's text stays whatever it is (drop_unless_main).
+INTRO = "Intro. " + "The page's own words, more of them than any panel holds. " * 3
+
+
+@pytest.mark.parametrize(
+    "panel",
+    [
+        f'<div id="a1" style="display:none">{ANSWER}</div>',
+        f'<div id="a1" hidden>{ANSWER}</div>',
+        f'<div id="a1" role="region" style="display: none;"><p>{ANSWER}</p></div>',
+    ],
+)
+def test_a_closed_accordion_answer_shows_under_its_question(panel: str) -> None:
+    button = '<button aria-controls="a1" aria-expanded="false">What is it?</button>'
+    page = f"<body><h3>{button}</h3>{panel}</body>"
+    assert _disclosed(page) == f"What is it? {ANSWER}"
+
+
+def test_without_disclosures_kept_a_closed_panel_goes() -> None:
+    panel = f'<div id="a1" hidden>{ANSWER}</div>'
+    page = f'<body><p>{INTRO}</p><button aria-controls="a1">Q?</button>{panel}</body>'
+    assert "Injury" not in text_after(page, drop_hidden)
+
+
+@pytest.mark.parametrize(
+    "panel",
+    [
+        '<nav id="a1" hidden><a href="/a">Solar</a> <a href="/b">Heat pumps</a></nav>',
+        '<div id="a1" hidden></div>',
+        '<div id="a1" hidden>Loading prices for your region\u2026</div>',
+        '<div id="a1" hidden>Loading...</div>',
+        f'<div id="other" hidden>{ANSWER}</div>',
+    ],
+)
+def test_a_menu_an_empty_or_loading_panel_or_one_no_button_opens_stays_closed(panel: str) -> None:
+    page = f'<body><p>{INTRO}</p><button aria-controls="a1">Open</button>{panel}</body>'
+    assert _disclosed(page) == " ".join(f"{INTRO} Open".split())
+
+
+def test_a_revealed_panels_button_becomes_text_and_a_tabs_label_does_not() -> None:
+    root = body_of(
+        '<a role="button" href="#" aria-controls="a1" tabindex="0">Step one</a>'
+        f'<div id="a1" hidden>{ANSWER}</div>'
+        '<button role="tab" aria-controls="t1">Specs</button>'
+        f'<div id="t1" role="tabpanel" hidden>{ANSWER}</div>'
+    )
+    hidden = list(root.iterfind(".//div"))
+    assert closed_panels_dropped(root, hidden, max_link_share=0.5) == []
+    opener, tab = root[0], root[2]
+    assert (opener.tag, dict(opener.attrib)) == ("span", {})
+    assert (tab.tag, tab.get("role")) == ("button", "tab")
+    assert all(panel.get("hidden") is None for panel in hidden)
