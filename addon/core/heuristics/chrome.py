@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import islice
 from types import MappingProxyType
 
 from lxml import etree
@@ -14,6 +15,7 @@ from addon.core.dom import (
     text_length,
 )
 from addon.core.heuristics.hiding import drop_all, holding_little, holds_article, unwrap_all
+from addon.core.output.tags import HEADINGS
 
 # Page furniture that Plainview's extended variant removes outside <article>.
 CHROME = ("nav", "aside", "footer", "header")
@@ -71,12 +73,52 @@ def drop_skip_links(root: etree._Element) -> None:
 
 
 def drop_labelled_controls(root: etree._Element, *, max_label_chars: int = 200) -> None:
-    """Remove buttons and labels, unwrapping those that hold more text than a label.
+    """Remove buttons and labels, unwrapping those that hold more text than a label and
+    those that are a heading's text.
 
     ASP.NET and shop pages wrap the whole page in one <form>: it is unwrapped too.
     """
     labelled = list(root.iter(*LABELLED_CONTROLS))
-    wrappers = [element for element in labelled if text_length(element) > max_label_chars]
+    wrappers = [
+        element
+        for element in labelled
+        if text_length(element) > max_label_chars or names_its_heading(element)
+    ]
     unwrap_all(root, wrappers, "form")
     if labelled:
         etree.strip_elements(root, *LABELLED_CONTROLS, with_tail=False)
+
+
+def names_its_heading(control: etree._Element) -> bool:
+    """Tell whether a button is the whole text of the heading around it: an accordion's
+    header (WAI-ARIA's pattern, `<h3><button aria-expanded>Question</button></h3>`)."""
+    # Its label is the section's title ("1. Who is this program for?"); dropped with
+    # the page's other buttons, it left the answers under an empty heading.
+    for up in islice(control.iterancestors(), 2):
+        if up.tag in HEADINGS or up.get("role") == "heading":
+            label = " ".join(text_content(control).split())
+            return (
+                bool(label)
+                and label == " ".join(text_content(up).split())
+                and _opens_text(control)
+            )
+    return False
+
+
+def _opens_text(control: etree._Element) -> bool:
+    """Tell whether the panels a control names in aria-controls hold text, or it names none."""
+    # A question whose answer the page's script loads (an empty panel, gone with the
+    # hidden elements by now) would stand alone under its heading.
+    named = control.get("aria-controls", "").split()
+    if not named:
+        return True
+    return any(text_length(panel) for ident in named for panel in _with_id(control, ident))
+
+
+def _with_id(element: etree._Element, ident: str) -> list[etree._Element]:
+    """Return the elements of an element's page whose id is `ident`."""
+    found = _BY_ID(element, ident=ident)
+    return [match for match in found if is_element(match)] if isinstance(found, list) else []
+
+
+_BY_ID = etree.XPath("//*[@id=$ident]")

@@ -23,7 +23,7 @@ from addon.core.dom import text_length
 from addon.core.heuristics.names import names_any
 from addon.core.output.anchors import find_targets, linked_fragments, place_targets, usable_id
 from addon.core.output.furniture import trim_rules
-from addon.core.output.headings import step_headings
+from addon.core.output.headings import promote_aria_headings, step_headings
 from addon.core.output.images import (
     drop_previews,
     has_image,
@@ -110,6 +110,7 @@ def build_blocks(
     Subtrees that do not hold one another are taken out of the page (which
     keeps the rest): build the blocks after reading all else from it.
     """
+    promote_aria_headings(elements)
     ctx = _context(elements, base_url, drop)
     flow = _Flow(ctx)
     for root in elements:

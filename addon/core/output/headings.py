@@ -17,12 +17,57 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from lxml import etree
+
 from addon.core.dom import text_content
-from addon.core.output.tags import HEADINGS, Element
+from addon.core.output.tags import BLOCKISH, HEADINGS, Element
 from addon.core.output.urls import UrlBase
 from addon.core.result import Block
 
 _HEADING_OPEN = re.compile(r"^(\s*<)h([1-6])(?=[\s>/])", re.IGNORECASE)
+
+
+def promote_aria_headings(roots: Sequence[Element], *, default_level: int = 2) -> None:
+    """Make each element marked `role="heading"` the heading it announces (its aria-level,
+    else `default_level`, ARIA's default), where it stands as a line of its own."""
+    # Screen readers list it among the page's headings ("1. Understand your
+    # electric bill", an accordion's title); as a paragraph it would leave the
+    # reader page's outline. One holding blocks, or set inside a line of text,
+    # is no heading of the reader page's.
+    for root in roots:
+        found = _ARIA_HEADINGS(root)
+        for element in found if isinstance(found, list) else ():
+            if isinstance(element, etree._Element) and _stands_alone(element):
+                element.tag = f"h{_aria_level(element.get('aria-level'), default_level)}"
+                element.attrib.pop("role", "")
+                element.attrib.pop("aria-level", "")
+
+
+_ARIA_HEADINGS = etree.XPath(
+    "descendant-or-self::*[@role='heading'][self::div or self::p or self::span]"
+)
+
+
+def _stands_alone(element: Element) -> bool:
+    """Tell whether an element holds no block and, unless a block itself, shares its
+    parent with no text."""
+    if next(element.iterdescendants(*BLOCKISH), None) is not None:
+        return False
+    if element.tag != "span":
+        return True
+    parent = element.getparent()
+    return (
+        parent is not None
+        and not (parent.text or "").strip()
+        and not (element.tail or "").strip()
+        and len(parent) == 1
+    )
+
+
+def _aria_level(value: str | None, default: int) -> int:
+    """Return an aria-level value as a heading level from 1 to 6."""
+    level = int(value) if value is not None and value.strip().isdigit() else default
+    return min(max(level, 1), 6)
 
 
 def step_headings(holder: Element, *, top_level: int = 2) -> None:

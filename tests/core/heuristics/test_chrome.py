@@ -86,3 +86,27 @@ def test_skip_links_to_the_page_landmarks_go_links_to_sections_stay() -> None:
     assert " ".join(" ".join(root.itertext()).split()) == (
         "tail Story Jump to Review and Skip to content end."
     )
+
+
+def _text_after_chrome(body: str) -> str:
+    """Return a page body's text, spaces collapsed, once its chrome is dropped."""
+    return " ".join(" ".join(_without_chrome(body).itertext()).split())
+
+
+def test_a_button_that_is_its_headings_whole_text_stays_as_text() -> None:
+    # WAI-ARIA's accordion: the question is the button inside the heading.
+    page = (
+        '<h3><button aria-expanded="false">Who is it for?</button></h3><div>Editors.</div>'
+        '<p role="heading" aria-level="3"><button><span>How long?</span>'
+        '<span aria-hidden="true"></span></button></p><div>Twelve weeks.</div>'
+    )
+    assert _text_after_chrome(page) == "Who is it for? Editors. How long? Twelve weeks."
+
+
+def test_a_button_beside_a_headings_text_or_opening_an_empty_panel_goes() -> None:
+    page = (
+        "<h2>Outcomes <button>Copy link</button></h2><p>Jobs.</p>"
+        '<h3><button aria-controls="a3">Is there a scholarship?</button></h3><div id="a3"></div>'
+        '<h3><button aria-controls="a4">Where?</button></h3><div id="a4">Online.</div>'
+    )
+    assert _text_after_chrome(page) == "Outcomes Jobs. Where? Online."

@@ -9,6 +9,7 @@ from addon.core.output.headings import (
     heading_level,
     headline_link,
     outline,
+    promote_aria_headings,
     retag,
     step_headings,
 )
@@ -152,3 +153,17 @@ def test_a_headline_link_to_the_address_the_page_states_is_its_own() -> None:
         article = extract(page, url="http://mirror.example.net/7")
         assert isinstance(article, Article) and article.title == "The Bountiful Update"
         assert article.title_href == kept
+
+
+def test_an_element_marked_as_a_heading_becomes_one_at_its_aria_level() -> None:
+    root = lxml.html.fragment_fromstring(
+        '<div><div role="heading" aria-level="3">Steps</div><p role="heading">Cost</p>'
+        '<div><span role="heading" aria-level="9">Alone</span></div>'
+        '<p>Text <span role="heading">inline</span> more</p>'
+        '<div role="heading"><p>holds a block</p></div></div>'
+    )
+    promote_aria_headings([root])
+    assert [(e.tag, e.text) for e in root.iter("h1", "h2", "h3", "h4", "h5", "h6")] == [
+        ("h3", "Steps"), ("h2", "Cost"), ("h6", "Alone"),
+    ]  # fmt: skip
+    assert all(e.get("role") is None for e in root.iter("h2", "h3", "h6"))
