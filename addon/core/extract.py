@@ -410,6 +410,7 @@ def _output(found: _Found, extend: ExtendParams) -> _Output:
             box=furniture_pattern(extend.furniture_box_headings)
             if extend.furniture_box_headings
             else None,
+            min_label_repeats=extend.furniture_label_repeats,
         )
         left_out += _left_out(built, blocks, "after a heading that names page furniture")
     if extend.min_repeat_chars:

@@ -296,6 +296,14 @@ class ExtendParams:
     # ... for a heading these words name whole (a box of links set inside an
     # article: "Related"); "" = none.
     furniture_box_headings: str = ""
+    # ... but a heading or label the content gave this many sections or more before
+    # is the article's own ("Recommended courses:" over each school in a guide to
+    # courses, wcxb-dev 0375: F1 0.59 -> 1.00); once before is not enough, for a
+    # share bar stands atop an article and below it ("Share this": 0319 0.94 -> 0.91,
+    # 4452), nor are all the times a teaser's label stands after the article, the
+    # earlier ones too (0569's "Related questions" 0.83 -> 0.62, 0209's podcast
+    # "Subscribe:" 0.98 -> 0.93); 0 = off.
+    furniture_label_repeats: int = 0
     # Keep too the siblings of the chosen subtree that share its tag and class and hold
     # at least this many characters of DANAg's selected text: the article's body split
     # in two by a box between (wcxb-dev 4252 lost its first half); grid columns never
@@ -482,6 +490,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # also like" and "similar" too: odd .8495 -> .8491 (teasers kept)
             furniture_box_headings=FURNITURE_BOX_HEADINGS,
             furniture_resume_chars=200,
+            furniture_label_repeats=2,
             twin_min_chars=500,
             # off: even .8312 / odd .8327; 20: .8347 / .8370 (product .556 -> .568 /
             # .610 -> .622, article .947 -> .948 / .935 -> .939); on even 10: .8354

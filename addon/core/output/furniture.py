@@ -6,6 +6,7 @@ A late heading or label that ends the content, repeated blocks, stray rules.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from addon.core.heuristics.metadata import collapse
@@ -29,6 +30,7 @@ def cut_furniture_tail(
     max_label_words: int = 0,
     resume_chars: int = 0,
     box: re.Pattern[str] | None = None,
+    min_label_repeats: int = 0,
 ) -> tuple[Block, ...]:
     """End the content at a furniture heading that stands late in it; a box the article goes
     on after goes alone."""
@@ -38,10 +40,20 @@ def cut_furniture_tail(
     # A paragraph of `resume_chars` or more after a heading that `box` matches
     # ("Related") is the article going on past a box set inside it: the box goes,
     # up to there. Comments and an author's bio, long as they are, end it.
+    # A label the article gave `min_label_repeats` of its sections before
+    # ("Recommended courses:" over each school's list in a guide to courses) is no
+    # furniture's title; a share bar's stands twice, atop the article and below it,
+    # and a teaser's ("Related questions", "Subscribe: ...") stands in the teasers
+    # after the article, however often.
     total = sum(len(block.text) for block in blocks)
     before = 0
+    labels: Counter[str] = Counter()
     for index, block in enumerate(blocks):
-        if before >= min_position * total and _names_furniture(block, pattern, max_label_words):
+        if (
+            before >= min_position * total
+            and _names_furniture(block, pattern, max_label_words)
+            and not _own_label(block, labels, min_label_repeats)
+        ):
             boxed = box is not None and _names_furniture(block, box, max_label_words)
             resumes = _resumes(blocks, index, resume_chars) if boxed and resume_chars else None
             if resumes is None:
@@ -53,10 +65,27 @@ def cut_furniture_tail(
                 max_label_words=max_label_words,
                 resume_chars=resume_chars,
                 box=box,
+                min_label_repeats=min_label_repeats,
             )
             return (*blocks[:index], *rest)
         before += len(block.text)
+        if min_label_repeats:
+            labels[_label_key(block)] += 1
     return tuple(blocks)
+
+
+def _own_label(block: Block, labels: Counter[str], min_repeats: int) -> bool:
+    """Tell whether a block is a label the content held at least `min_repeats` times before."""
+    key = _label_key(block)
+    return bool(min_repeats and key) and labels[key] >= min_repeats
+
+
+def _label_key(block: Block, *, max_chars: int = 80) -> str:
+    """Return a heading's or short paragraph's words, lowered, as a label is compared; ""
+    for other blocks."""
+    if len(block.text) > max_chars or (block.kind not in HEADINGS and block.kind != "p"):
+        return ""
+    return " ".join(_TOKEN_RE.findall(block.text.lower()))
 
 
 def _resumes(blocks: Sequence[Block], heading: int, min_chars: int) -> int | None:

@@ -249,6 +249,25 @@ def test_a_like_this_widget_ends_the_post_or_goes_alone_inside_it() -> None:
     assert cut == (blocks[0],)
 
 
+def test_a_label_the_article_used_twice_before_is_its_own_and_ends_nothing() -> None:
+    # wcxb-dev 0375: a guide to courses heads each school's list "Recommended
+    # courses:"; the one that stood late in the guide cut its last 40% away.
+    school = "A school's courses, described at length for the beginner who reads on. " * 4
+    sections = [("p", school), ("h3", "Recommended courses:"), ("ul", "One\nTwo")] * 4
+    blocks = _text_blocks(*sections, ("h2", "Related posts"), ("ul", "Another story"))
+    cut = cut_furniture_tail(blocks, FURNITURE, min_position=0.5, min_label_repeats=2)
+    assert cut == blocks[:12]  # every school kept; the real furniture still ends it
+    assert cut_furniture_tail(blocks, FURNITURE, min_position=0.5) == blocks[:7]
+
+
+def test_a_share_bar_above_and_below_the_article_still_ends_it() -> None:
+    long = "The post goes on, sentence after sentence, at length and in detail. " * 8
+    blocks = _text_blocks(("h3", "Share this"), ("p", long), ("h3", "Share this"), ("p", "By"))
+    assert cut_furniture_tail(blocks, FURNITURE, min_position=0.4, min_label_repeats=2) == (
+        blocks[:2]
+    )
+
+
 def test_date_and_reading_time_lines_before_the_prose_go() -> None:
     prose = "The article's prose starts here and runs on for a good while longer. " * 3
     blocks = _text_blocks(
