@@ -95,8 +95,10 @@ _FURNITURE_NOUNS = (
 # next", "You may also like", "Related questions" head the teasers that end one.
 # "Recommended Reading" titles such a box in The Atlantic's essays (wcxb-dev 0160:
 # F1 0.772 -> 0.986, its last third back; even .85152 -> .85181, no other page of
-# either split changes).
-FURNITURE_BOX_HEADINGS = "related|see also|recommended(?: reading)?|like this"
+# either split changes). "Related Content:" titles one in HubSpot's guides (odd 0261:
+# F1 0.671 -> 0.985, its last half back; no other page of either split changes;
+# "related" before any of the furniture nouns: even .85438 -> .85433, 2 pages lower).
+FURNITURE_BOX_HEADINGS = "related(?: content)?|see also|recommended(?: reading)?|like this"
 FURNITURE_HEADINGS = (
     f"(?:related|similar|recommended)(?: {_FURNITURE_NOUNS})?|"
     r"you (?:may|might|will|ll) (?:also )?(?:like|enjoy|be interested)\b.*|"

@@ -89,11 +89,21 @@ def _label_key(block: Block, *, max_chars: int = 80) -> str:
 
 
 def _resumes(blocks: Sequence[Block], heading: int, min_chars: int) -> int | None:
-    """Return where the article's prose goes on after a furniture heading, or None."""
-    for index in range(heading + 1, len(blocks)):
-        if blocks[index].kind == "p" and len(blocks[index].text) >= min_chars:
-            return index
-    return None
+    """Return where the article's prose goes on after a furniture heading, or None: at the
+    headings right above it, which title its section ("5. Snapchat")."""
+    prose = next(
+        (
+            index
+            for index in range(heading + 1, len(blocks))
+            if blocks[index].kind == "p" and len(blocks[index].text) >= min_chars
+        ),
+        None,
+    )
+    if prose is None:
+        return None
+    while prose - 1 > heading and blocks[prose - 1].kind in HEADINGS:
+        prose -= 1
+    return prose
 
 
 def _names_furniture(block: Block, pattern: re.Pattern[str], max_label_words: int) -> bool:

@@ -239,6 +239,19 @@ def test_a_recommended_box_inside_the_article_goes_alone_too(title: str) -> None
     assert cut == (blocks[0], blocks[3])
 
 
+def test_a_related_content_box_goes_alone_and_the_next_sections_heading_stays() -> None:
+    # wcxb-dev 0261 (HubSpot): a "Related Content:" box inside a guide ended it,
+    # and once a box, the heading of the section after it ("5. Snapchat") went too.
+    long = "The guide goes on after the box, sentence after sentence, at length. " * 8
+    blocks = _text_blocks(
+        ("p", long), ("h3", "Related Content:"), ("ul", "Another guide"), ("h2", "5. Snapchat"),
+        ("p", long),
+    )  # fmt: skip
+    box = furniture_pattern(FURNITURE_BOX_HEADINGS)
+    cut = cut_furniture_tail(blocks, FURNITURE, min_position=0.4, resume_chars=200, box=box)
+    assert cut == (blocks[0], blocks[3], blocks[4])
+
+
 def test_a_like_this_widget_ends_the_post_or_goes_alone_inside_it() -> None:
     # WordPress's "Like this:" box (Jetpack) closes a post with its "Like" button
     # and "Loading..." placeholder: kept as text until it named furniture.
