@@ -14,6 +14,7 @@ import lxml.html
 from lxml import etree
 
 from addon.core.dom import (
+    attribute_values,
     elements_valued,
     hidden_elements,
     text_content,
@@ -335,8 +336,8 @@ def _holds_answer(panel: etree._Element, max_link_share: float) -> bool:
 def _controllers(root: etree._Element) -> dict[str, list[etree._Element]]:
     """Map each id that an aria-controls names to the elements naming it."""
     found: dict[str, list[etree._Element]] = {}
-    for element in root.iterfind(".//*[@aria-controls]"):
-        for ident in element.get("aria-controls", "").split():
+    for element, value in attribute_values(root, "aria-controls").items():
+        for ident in value.split():
             found.setdefault(ident, []).append(element)
     return found
 

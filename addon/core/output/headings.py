@@ -17,9 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from lxml import etree
-
-from addon.core.dom import text_content
+from addon.core.dom import elements_with, text_content
 from addon.core.output.tags import BLOCKISH, HEADINGS, Element
 from addon.core.output.urls import UrlBase
 from addon.core.result import Block
@@ -35,17 +33,18 @@ def promote_aria_headings(roots: Sequence[Element], *, default_level: int = 2) -
     # reader page's outline. One holding blocks, or set inside a line of text,
     # is no heading of the reader page's.
     for root in roots:
-        found = _ARIA_HEADINGS(root)
-        for element in found if isinstance(found, list) else ():
-            if isinstance(element, etree._Element) and _stands_alone(element):
+        for element in elements_with(root, _HEADING_ROLE):
+            if element.tag in _PROMOTED and _stands_alone(element):
                 element.tag = f"h{_aria_level(element.get('aria-level'), default_level)}"
                 element.attrib.pop("role", "")
                 element.attrib.pop("aria-level", "")
 
 
-_ARIA_HEADINGS = etree.XPath(
-    "descendant-or-self::*[@role='heading'][self::div or self::p or self::span]"
-)
+_HEADING_ROLE = {"role": ("heading",)}
+
+
+# The elements that become the heading they announce: a list item or a cell stays one.
+_PROMOTED = frozenset({"div", "p", "span"})
 
 
 def _stands_alone(element: Element) -> bool:
