@@ -58,6 +58,10 @@ BOILERPLATE_WORDS: Words = frozenset(
         # website of the United States government", "The .gov means it's official"),
         # whose answer opens from a button (see ExtendParams.keep_disclosed)
         "usa-banner",
+        # MediaWiki's furniture inside the article's column: the tagline ("From
+        # Wikipedia, the free encyclopedia"), the print footer ("Retrieved from ..."),
+        # the category links ("Categories: ... Hidden categories: ...")
+        "sitesub", "printfooter", "catlinks",
     }
 )  # fmt: skip
 # class/id words of a page's comments: furniture under an article, the content
