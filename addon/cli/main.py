@@ -6,6 +6,7 @@ import argparse
 import html
 import json
 import math
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -54,7 +55,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return the exit status."""
     args = build_parser().parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
-    return run(args)
+    try:
+        return run(args)
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+# The exit status of a command its reader stopped (128 + SIGPIPE), as shells report it.
+EXIT_READER_GONE = 141
+
+
+def _reader_gone() -> int:
+    """Stop quietly once the reader of standard output has gone (`plainview extract | head`)."""
+    # Python flushes stdout again at exit and would fail once more on the closed
+    # pipe: point it at the null device first (the recipe of Python's signal docs).
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_READER_GONE
 
 
 def build_parser(commands: Sequence[Command] | None = None) -> argparse.ArgumentParser:

@@ -408,6 +408,24 @@ def test_installed_command(page_file: Path, tmp_path: Path) -> None:
     assert len({(record["title"], record["text"], record["skip"]) for record in records}) == 1
 
 
+def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path: Path) -> None:
+    # `plainview extract page.html | head -1`: head closes the pipe after one line.
+    command = Path(sys.executable).with_name("plainview")
+    page = tmp_path / "long.html"
+    paragraphs = "".join(f"<p>Paragraph {n} of a long article.</p>" for n in range(5000))
+    page.write_text(f"<html><body><article><h1>Long</h1>{paragraphs}</article></body></html>")
+    reader = subprocess.Popen(
+        [command, "extract", str(page)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert reader.stdout is not None and reader.stderr is not None
+    reader.stdout.readline()
+    reader.stdout.close()  # the reader stops
+    err = reader.stderr.read()
+    reader.stderr.close()
+    status = reader.wait(timeout=120)
+    assert (status, err) == (141, b"")  # 128 + SIGPIPE, as a shell reports a command it stopped
+
+
 def test_commands_are_registered_from_records(capsys: pytest.CaptureFixture[str]) -> None:
     seen: list[argparse.Namespace] = []
 
