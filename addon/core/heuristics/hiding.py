@@ -300,6 +300,42 @@ def drop_hidden(
         max_share=max_share,
     )
     drop_all(root, minor, *(("template",) if place_streamed else ()))
+    if disclosed_max_link_share is not None:
+        label_tab_panels(root)
+
+
+def label_tab_panels(root: etree._Element) -> None:
+    """Move each tab's label to the head of the panel it shows, as a bold line."""
+    # A row of tabs ("Windows", "macOS", "Linux") names panels the reader view shows
+    # one after another: left in its row, the names read as a run of words and the
+    # panels as three sets of steps for no one knows which system.
+    tabs = {
+        ident: found
+        for ident, controls in _controllers(root).items()
+        if (found := [control for control in controls if control.get("role") == "tab"])
+    }
+    if not tabs:
+        return
+    panels: dict[str, list[etree._Element]] = {}
+    for element, ident in attribute_values(root, "id").items():
+        if ident in tabs:
+            panels.setdefault(ident, []).append(element)
+    moved = []
+    for ident, named in panels.items():
+        label = " ".join(text_content(tabs[ident][0]).split())
+        if label and len(named) == 1 and text_length(named[0]):
+            _head_with(named[0], label)
+            moved.extend(tabs[ident])
+    if moved:  # the unlinking walks the whole page
+        drop_all(root, moved)
+
+
+def _head_with(panel: etree._Element, label: str) -> None:
+    """Put a bold line of text first in an element."""
+    line = etree.Element("p")
+    etree.SubElement(line, "strong").text = label
+    line.tail, panel.text = panel.text, None
+    panel.insert(0, line)
 
 
 def closed_panels_dropped(

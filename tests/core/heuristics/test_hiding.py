@@ -13,6 +13,7 @@ from addon.core.heuristics.hiding import (
     flatten_math,
     is_rendering_twin,
     keeps_unvoiced,
+    label_tab_panels,
     unwrap_noscript,
 )
 from addon.core.heuristics.parse import parse, strip_premature_end_tags
@@ -254,3 +255,19 @@ def test_a_revealed_panels_button_becomes_text_and_a_tabs_label_does_not() -> No
     assert (opener.tag, dict(opener.attrib)) == ("span", {})
     assert (tab.tag, tab.get("role")) == ("button", "tab")
     assert all(panel.get("hidden") is None for panel in hidden)
+
+
+def test_each_tabs_label_moves_to_the_head_of_its_panel() -> None:
+    root = body_of(
+        '<div role="tablist"><a role="tab" href="#w" aria-controls="w">Windows</a>'
+        '<a role="tab" href="#m" aria-controls="m">macOS</a>'
+        '<a role="tab" aria-controls="gone">Linux</a></div>'
+        '<section id="w">Run the installer.</section><section id="m">brew install it</section>'
+        '<button aria-controls="q">Question?</button><div id="q">Answer.</div>'
+    )
+    label_tab_panels(root)
+    texts = [" ".join(" ".join(e.itertext()).split()) for e in root]
+    assert texts == [
+        "Linux", "Windows Run the installer.", "macOS brew install it", "Question?", "Answer.",
+    ]  # fmt: skip
+    assert root[1][0].tag == "p" and root[1][0][0].tag == "strong"
