@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from itertools import islice
 from types import MappingProxyType
 
 from lxml import etree
@@ -14,8 +13,13 @@ from addon.core.dom import (
     text_content,
     text_length,
 )
-from addon.core.heuristics.hiding import drop_all, holding_little, holds_article, unwrap_all
-from addon.core.output.tags import HEADINGS
+from addon.core.heuristics.hiding import (
+    drop_all,
+    heading_around,
+    holding_little,
+    holds_article,
+    unwrap_all,
+)
 
 # Page furniture that Plainview's extended variant removes outside <article>.
 CHROME = ("nav", "aside", "footer", "header")
@@ -94,15 +98,11 @@ def names_its_heading(control: etree._Element) -> bool:
     header (WAI-ARIA's pattern, `<h3><button aria-expanded>Question</button></h3>`)."""
     # Its label is the section's title ("1. Who is this program for?"); dropped with
     # the page's other buttons, it left the answers under an empty heading.
-    for up in islice(control.iterancestors(), 2):
-        if up.tag in HEADINGS or up.get("role") == "heading":
-            label = " ".join(text_content(control).split())
-            return (
-                bool(label)
-                and label == " ".join(text_content(up).split())
-                and _opens_text(control)
-            )
-    return False
+    heading = heading_around(control)
+    if heading is None:
+        return False
+    label = " ".join(text_content(control).split())
+    return bool(label) and label == " ".join(text_content(heading).split()) and _opens_text(control)
 
 
 def _opens_text(control: etree._Element) -> bool:

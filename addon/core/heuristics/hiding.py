@@ -22,6 +22,7 @@ from addon.core.dom import (
     unlink_all,
 )
 from addon.core.output.images import holds_only_images
+from addon.core.output.tags import HEADINGS
 
 # Elements that never hold reader content (thesis §4.3.1: scripts, styles,
 # comments; plus their modern relatives).
@@ -389,18 +390,27 @@ _LOADING = re.compile(r"loading\b[^.\u2026]{0,60}(?:\u2026|\.\.\.)", re.IGNORECA
 
 def reveal(panel: etree._Element, buttons: list[etree._Element]) -> None:
     """Take off what hides a panel (its `hidden` attribute, its style) and keep the label
-    of each button that opens it as plain text."""
+    of each button that opens it as text, bold unless a heading holds it."""
     # The output stage leaves hidden elements out again; no style reaches the reader.
     panel.attrib.pop("hidden", "")
     panel.attrib.pop("style", "")
     # An accordion's button names its answer ("What is injury protection?"); left a
-    # button, it would go with the page's controls. A tab's label stands in a row
-    # of tabs away from its panel, where it would read as a run of words: it goes.
+    # button, it would go with the page's controls. Outside a heading it stays the
+    # title it looked like, in bold. Tabs are moved to their panels (label_tab_panels).
     for button in buttons:
         if button.get("role") != "tab" and button.tag in _OPENERS:
-            button.tag = "span"
+            button.tag = "span" if heading_around(button) is not None else "strong"
             for name in _OPENER_ATTRIBUTES:
                 button.attrib.pop(name, "")
+
+
+def heading_around(element: etree._Element, *, max_depth: int = 2) -> etree._Element | None:
+    """Return the heading (h1-h6, or one by its role) that holds an element within
+    `max_depth` levels, or None."""
+    for up in islice(element.iterancestors(), max_depth):
+        if up.tag in HEADINGS or up.get("role") == "heading":
+            return up
+    return None
 
 
 # The elements a disclosure's opener is (a link without a page to lead to, or a

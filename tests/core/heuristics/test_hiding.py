@@ -248,12 +248,16 @@ def test_a_revealed_panels_button_becomes_text_and_a_tabs_label_does_not() -> No
         f'<div id="a1" hidden>{ANSWER}</div>'
         '<button role="tab" aria-controls="t1">Specs</button>'
         f'<div id="t1" role="tabpanel" hidden>{ANSWER}</div>'
+        '<h3><button aria-controls="a2">Step two</button></h3>'
+        f'<div id="a2" hidden>{ANSWER}</div>'
     )
-    hidden = list(root.iterfind(".//div"))
+    hidden = list(root.iterfind("div"))
     assert closed_panels_dropped(root, hidden, max_link_share=0.5) == []
-    opener, tab = root[0], root[2]
-    assert (opener.tag, dict(opener.attrib)) == ("span", {})
-    assert (tab.tag, tab.get("role")) == ("button", "tab")
+    opener, tab, heading = root[0], root[2], root[4]
+    # Bold where it stood alone, looking like a title; plain text inside a heading.
+    assert (opener.tag, dict(opener.attrib)) == ("strong", {})
+    assert (heading[0].tag, dict(heading[0].attrib)) == ("span", {})
+    assert (tab.tag, tab.get("role")) == ("button", "tab")  # moved by label_tab_panels
     assert all(panel.get("hidden") is None for panel in hidden)
 
 
