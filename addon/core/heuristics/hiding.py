@@ -22,7 +22,7 @@ from addon.core.dom import (
     unlink_all,
 )
 from addon.core.output.images import holds_only_images
-from addon.core.output.tags import HEADINGS
+from addon.core.output.tags import BLOCKISH, HEADINGS, safe_text
 
 # Elements that never hold reader content (thesis §4.3.1: scripts, styles,
 # comments; plus their modern relatives).
@@ -303,6 +303,25 @@ def drop_hidden(
     drop_all(root, minor, *(("template",) if place_streamed else ()))
     if disclosed_max_link_share is not None:
         label_tab_panels(root)
+        embolden_summaries(root)
+
+
+def embolden_summaries(root: etree._Element) -> None:
+    """Set the text of each `<summary>` that holds no block in bold: the title of the
+    details the reader view shows open, as an accordion's button is."""
+    # Renamed and wrapped, not rebuilt: lxml refuses to store text holding control
+    # characters that its parser let in, and moving an element moves its text too.
+    for summary in list(root.iter("summary")):
+        if (
+            (len(summary) or (summary.text or "").strip())
+            and not (summary.tail or "").strip()
+            and next(summary.iterdescendants(*BLOCKISH), None) is None
+        ):
+            holder = summary.makeelement("summary")
+            summary.addprevious(holder)
+            summary.tag = "strong"
+            summary.attrib.clear()
+            holder.append(summary)
 
 
 def label_tab_panels(root: etree._Element) -> None:
@@ -324,19 +343,23 @@ def label_tab_panels(root: etree._Element) -> None:
     moved = []
     for ident, named in panels.items():
         label = " ".join(text_content(tabs[ident][0]).split())
-        if label and len(named) == 1 and text_length(named[0]):
+        if label and len(named) == 1 and text_length(named[0]) and _has_parent(named[0]):
             _head_with(named[0], label)
             moved.extend(tabs[ident])
     if moved:  # the unlinking walks the whole page
         drop_all(root, moved)
 
 
+def _has_parent(element: etree._Element) -> bool:
+    """Tell whether an element stands under another (not the page's root)."""
+    return element.getparent() is not None
+
+
 def _head_with(panel: etree._Element, label: str) -> None:
-    """Put a bold line of text first in an element."""
+    """Put a bold line of text right before an element."""
     line = etree.Element("p")
-    etree.SubElement(line, "strong").text = label
-    line.tail, panel.text = panel.text, None
-    panel.insert(0, line)
+    etree.SubElement(line, "strong").text = safe_text(label)
+    panel.addprevious(line)
 
 
 def closed_panels_dropped(

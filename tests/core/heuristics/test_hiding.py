@@ -10,6 +10,7 @@ from addon.core.heuristics.hiding import (
     closed_panels_dropped,
     drop_hidden,
     drop_non_content,
+    embolden_summaries,
     flatten_math,
     is_rendering_twin,
     keeps_unvoiced,
@@ -272,6 +273,34 @@ def test_each_tabs_label_moves_to_the_head_of_its_panel() -> None:
     label_tab_panels(root)
     texts = [" ".join(" ".join(e.itertext()).split()) for e in root]
     assert texts == [
-        "Linux", "Windows Run the installer.", "macOS brew install it", "Question?", "Answer.",
+        "Linux", "Windows", "Run the installer.", "macOS", "brew install it", "Question?",
+        "Answer.",
     ]  # fmt: skip
-    assert root[1][0].tag == "p" and root[1][0][0].tag == "strong"
+    assert root[1].tag == "p" and root[1][0].tag == "strong"
+
+
+def test_labels_and_summaries_holding_control_characters_are_moved_not_refused() -> None:
+    # lxml's parser lets control characters into text that its API refuses to store.
+    root = parse(
+        '<html><body><a role="tab" aria-controls="w">Win\x03dows</a>'
+        '<div id="w">Run\x03 it.</div><details><summary>Why\x03?</summary>'
+        "<p>Because.</p></details></body></html>"
+    )
+    assert root is not None
+    label_tab_panels(root)
+    embolden_summaries(root)
+    assert " ".join(" ".join(root.itertext()).split()) == "Windows Run\x03 it. Why\x03? Because."
+
+
+def test_a_summary_of_text_is_set_in_bold_one_holding_a_block_is_not() -> None:
+    root = body_of(
+        "<details><summary>How long? <em>green</em> tea</summary><p>Three minutes.</p></details>"
+        "<details><summary><h3>Caffeine</h3></summary><p>Some.</p></details>"
+        "<details><summary> </summary><p>Empty title.</p></details>"
+    )
+    embolden_summaries(root)
+    first, second, third = (details.find("summary") for details in root)
+    assert [child.tag for child in first] == ["strong"]
+    assert "".join(first[0].itertext()) == "How long? green tea"
+    assert [child.tag for child in second] == ["h3"]
+    assert len(third) == 0
