@@ -8,6 +8,7 @@ from types import MappingProxyType
 from lxml import etree
 
 from addon.core.dom import (
+    attribute_values,
     elements_with,
     is_element,
     text_content,
@@ -83,11 +84,8 @@ def drop_labelled_controls(root: etree._Element, *, max_label_chars: int = 200) 
     ASP.NET and shop pages wrap the whole page in one <form>: it is unwrapped too.
     """
     labelled = list(root.iter(*LABELLED_CONTROLS))
-    wrappers = [
-        element
-        for element in labelled
-        if text_length(element) > max_label_chars or names_its_heading(element)
-    ]
+    wrappers = [element for element in labelled if text_length(element) > max_label_chars]
+    wrappers += opening_text(root, [element for element in labelled if names_its_heading(element)])
     unwrap_all(root, wrappers, "form")
     if labelled:
         etree.strip_elements(root, *LABELLED_CONTROLS, with_tail=False)
@@ -102,23 +100,23 @@ def names_its_heading(control: etree._Element) -> bool:
     if heading is None:
         return False
     label = " ".join(text_content(control).split())
-    return bool(label) and label == " ".join(text_content(heading).split()) and _opens_text(control)
+    return bool(label) and label == " ".join(text_content(heading).split())
 
 
-def _opens_text(control: etree._Element) -> bool:
-    """Tell whether the panels a control names in aria-controls hold text, or it names none."""
+def opening_text(root: etree._Element, controls: list[etree._Element]) -> list[etree._Element]:
+    """Return the controls whose panels, named in aria-controls, hold text, and those that
+    name none."""
     # A question whose answer the page's script loads (an empty panel, gone with the
-    # hidden elements by now) would stand alone under its heading.
-    named = control.get("aria-controls", "").split()
-    if not named:
-        return True
-    return any(text_length(panel) for ident in named for panel in _with_id(control, ident))
-
-
-def _with_id(element: etree._Element, ident: str) -> list[etree._Element]:
-    """Return the elements of an element's page whose id is `ident`."""
-    found = _BY_ID(element, ident=ident)
-    return [match for match in found if is_element(match)] if isinstance(found, list) else []
-
-
-_BY_ID = etree.XPath("//*[@id=$ident]")
+    # hidden elements by now) would stand alone under its heading. The page's ids are
+    # read once, in one compiled walk: a long FAQ names hundreds of panels.
+    if not any(control.get("aria-controls") for control in controls):
+        return controls
+    panels: dict[str, list[etree._Element]] = {}
+    for element, ident in attribute_values(root, "id").items():
+        panels.setdefault(ident, []).append(element)
+    return [
+        control
+        for control in controls
+        if not (named := control.get("aria-controls", "").split())
+        or any(text_length(panel) for ident in named for panel in panels.get(ident, ()))
+    ]
