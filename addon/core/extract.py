@@ -421,7 +421,9 @@ def _output(found: _Found, extend: ExtendParams) -> _Output:
         kept = drop_date_lines(
             blocks, dated=bool(found.meta.published), byline=found.meta.byline
         )
-        left_out += _left_out(blocks, kept, "a date or reading-time line the byline row shows")
+        left_out += _left_out(
+            blocks, kept, "a date, author or reading-time line the byline row shows"
+        )
         blocks = kept
     # Last: the furniture cut may take headings away.
     return _Output(outline(blocks), tuple(left_out))

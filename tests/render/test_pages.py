@@ -340,7 +340,9 @@ def test_why_page_draws_an_accessible_chart() -> None:
         summary="Six lines.",
         params=sorted(diagnostics().params.items()),
         runs=block_runs(diagnostics()),
-        left_out=[LeftOut("a date or reading-time line the byline row shows", "5 min read")],
+        left_out=[
+            LeftOut("a date, author or reading-time line the byline row shows", "5 min read")
+        ],
         settings_url="/",
     )
     root = parse(page)
@@ -363,7 +365,7 @@ def test_why_page_draws_an_accessible_chart() -> None:
     assert root.xpath("//ol/li[2]/ul/li/text()") == ["Rivers"]
     assert root.xpath("//h2[.='Left out of the kept content']/following-sibling::ul/li")[
         0
-    ].text_content() == "a date or reading-time line the byline row shows: 5 min read"
+    ].text_content() == "a date, author or reading-time line the byline row shows: 5 min read"
 
 
 def test_why_page_without_diagnostics() -> None:

@@ -223,6 +223,9 @@ def _says_only(text: str, *, dated: bool, byline: str | None = None) -> bool:
     """Tell whether a line says only when (if `dated`), by whom (the `byline`) or how long to
     read, in English."""
     words = _TOKEN_RE.findall(text.lower())
+    # The author's name alone ("Mark Di Stefano", "By Ann Lee"), as the row names them.
+    if byline and [word for word in words if word != "by"] == _TOKEN_RE.findall(byline.lower()):
+        return True
     reading = "read" in words and any(word.startswith("min") for word in words)
     # A bare date may open a post (a thread's first one): a stamped one goes, or
     # one beside the byline's name.

@@ -294,3 +294,15 @@ def test_date_and_reading_time_lines_before_the_prose_go() -> None:
     assert drop_date_lines(blocks, dated=True) == (blocks[1], *blocks[3:])
     # Without a date in the metadata the byline row shows none: the dates stay.
     assert drop_date_lines(blocks, dated=False) == (blocks[0], blocks[1], *blocks[3:])
+
+
+def test_the_authors_name_alone_before_the_prose_goes_as_the_byline_row_shows_it() -> None:
+    # readability-even buzzfeed-1: "Mark Di Stefano" on a line of its own above the
+    # story, under the byline row that names him.
+    prose = "The mother of a woman who took suspected diet pills bought online spoke. " * 3
+    blocks = _text_blocks(
+        ("p", "Mark Di Stefano"), ("p", "By Mark Di Stefano"), ("p", "Mark Di Stefano says"),
+        ("p", prose), ("p", "Mark Di Stefano"),
+    )  # fmt: skip
+    assert drop_date_lines(blocks, dated=False, byline="Mark Di Stefano") == blocks[2:]
+    assert drop_date_lines(blocks, dated=False) == blocks
