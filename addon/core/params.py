@@ -264,6 +264,9 @@ class ExtendParams:
     # Judge a link line lone among the subtree's kept lines too, not only among
     # DANAg's selected ones, when the lines around it are prose of its own kind.
     spare_within_subtree: bool = False
+    # ... and spare the link items of a list that is the article's: most of its
+    # items are kept prose, or it hangs under a kept item of prose (a sub-list).
+    spare_list_links: bool = False
     # Chrome holding more than this share of the page's text is kept: it is
     # the page itself nested in a <header> left open, not furniture.
     chrome_max_share: float = 0.3
@@ -469,6 +472,10 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # on: 90.7% (credits, an address, a list's linked item among prose),
             # .851485 / .849623 (article .95152 -> .95153 / .94307 -> .94309)
             spare_within_subtree=True,
+            # off: readability-even link texts 92.4%, wcxb even .854479 / odd .852475
+            # (articles .953190 / .946531); on: 92.8%, .854508 / .852559
+            # (.953216 / .946545): a report's one-link items, a sub-list of bugs
+            spare_list_links=True,
             # off: even .8191 / odd .8225; alone: .8277 / .8315 (service .787 / .772
             # -> .817 / .810); with the furniture headings below: .8312 / .8327
             keep_unselected_within=True,

@@ -118,7 +118,10 @@ class ListedProse:
 
     min_content_share: float = 0.8
     min_headings: int = 2
-    max_link_density: float = 0.1
+    # 0.1 -> 0.15 once a list's one-link items are kept (tree.py `_article_lists`):
+    # firefox-nightly-blog's lists hold 10.3% link text (its bugs); even and odd
+    # reader-view shares unchanged at 0.15 and at 0.2.
+    max_link_density: float = 0.15
     # The lists hold at least this share of the content's text: the post is its
     # lists, not a product page's paragraphs beside its feature bullets.
     min_list_share: float = 0.5

@@ -183,9 +183,66 @@ def _dense_within(
         return dense
     content = set(_lines_within(lines, inside, dense))
     lone = dense - _dense(lines, linked, content, extend, runs=runs)
+    lists = _article_lists(lines, dense, content, linked) if extend.spare_list_links else set()
     return {
-        i for i in dense if not (i in lone and (_among_siblings(lines, i) or _row_value(lines[i])))
+        i
+        for i in dense
+        if not (
+            _item_list(lines[i].element) in lists
+            or (i in lone and (_among_siblings(lines, i) or _row_value(lines[i])))
+        )
     }
+
+
+_LISTS = ("ul", "ol")
+
+
+def _item_list(element: etree._Element) -> etree._Element | None:
+    """Return the list a line's element is an item of, or None."""
+    parent = element.getparent()
+    if element.tag != "li" or parent is None or parent.tag not in _LISTS:
+        return None
+    return parent
+
+
+def _article_lists(
+    lines: Sequence[Line],
+    dense: set[int],
+    content: set[int],
+    linked: set[int],
+    *,
+    min_prose_share: float = 0.5,
+    min_chars: int = 20,
+    max_link_share: float = 0.5,
+) -> set[etree._Element]:
+    """Return the lists of the content whose link items are the article's: at least
+    `min_prose_share` of their items are kept prose, or they hang under a kept item
+    that is not link text (a sub-list: "In progress:" and the bugs it lists)."""
+    # Prose as in `_among_siblings`. readability-even firefox-nightly-blog lost two
+    # one-link items heading its "Highlights" and a sub-list of five bugs under
+    # "In progress:"; a forum's list of linked topics (mostly links) stays out.
+    items: dict[etree._Element, list[int]] = {}
+    for index in sorted(content | dense):
+        holder = _item_list(lines[index].element)
+        if holder is not None:
+            items.setdefault(holder, []).append(index)
+    owners = {
+        lines[i].element
+        for i in content
+        if lines[i].tag == "li" and lines[i].t1 > 0 and i not in linked
+    }
+    return {
+        holder
+        for holder, indices in items.items()
+        if holder.getparent() in owners
+        or sum(i in content and _prose(lines[i], min_chars, max_link_share) for i in indices)
+        >= min_prose_share * len(indices)
+    }
+
+
+def _prose(line: Line, min_chars: int, max_link_share: float) -> bool:
+    """Tell whether a line is prose: `min_chars` or more, at most `max_link_share` link text."""
+    return line.t1 >= min_chars and line.link_chars <= max_link_share * line.t1
 
 
 _CELLS = ("td", "th")

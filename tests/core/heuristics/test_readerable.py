@@ -304,8 +304,8 @@ def test_a_post_of_lists_under_headings_is_readerable_when_it_is_the_page() -> N
     assert not is_readerable(post, text, True, content_share=0.7)  # a list amid furniture
     lists_only = [block for block in post if block.kind == "ul"]
     assert not is_readerable(lists_only, text_of(lists_only), True, content_share=1.0)
-    linked = [heading(), listed(item, item, links=150), heading(), post[3]]
-    assert not is_readerable(linked, text_of(linked), True, content_share=1.0)  # 150 of 1318
+    linked = [heading(), listed(item, item, links=250), heading(), post[3]]
+    assert not is_readerable(linked, text_of(linked), True, content_share=1.0)  # 250 of 1318
     loose = ListedProse(max_link_density=0.2)
     assert is_readerable(linked, text_of(linked), True, content_share=1.0, listed=loose)
 

@@ -246,6 +246,48 @@ def test_a_link_line_between_lines_of_another_kind_stays_out() -> None:
     assert "Where am I going to put it" not in _list_text(mixed, on)
 
 
+
+# A weekly report's list: two items that are each one link, then items of prose,
+# one of them opening a sub-list of links (readability-even firefox-nightly-blog).
+_REPORT = (
+    "<div id='post'><p>" + "The story opens with a long paragraph of prose. " * 8 + "</p>"
+    "<ul><li><a href='/year'>Here is our year in review!</a></li>"
+    "<li><a href='/perf'>Here is our performance review!</a></li>"
+    "<li>We have just landed a fix that stops an update while another copy runs.</li>"
+    "<li>Work still in progress:<ul><li><a href='/b1'>Bug 1 - the window flickers</a></li>"
+    "<li><a href='/b2'>Bug 2 - add a count of windows</a></li></ul></li>"
+    "<li>Thanks to a volunteer, logins can now be imported from a file.</li></ul>"
+    "<p>" + "The story closes with another paragraph of prose. " * 8 + "</p></div>"
+)
+
+
+def test_link_items_of_a_list_of_prose_items_are_kept() -> None:
+    # Issue 28 (2): link-only blocks inside the content are kept; a list whose items
+    # are mostly prose is the article's, its items that are one link too.
+    on = replace(_WITHIN, spare_within_subtree=True, spare_list_links=True)
+    text = _list_text(_REPORT, on)
+    assert "Here is our year in review!" in text
+    assert "Here is our performance review!" in text
+    off = _list_text(_REPORT, replace(on, spare_list_links=False))
+    assert "Here is our year in review!" not in off
+
+
+def test_a_sub_list_of_links_under_an_item_of_prose_is_kept() -> None:
+    on = replace(_WITHIN, spare_within_subtree=True, spare_list_links=True)
+    text = _list_text(_REPORT, on)
+    assert "Bug 1 - the window flickers" in text and "Bug 2 - add a count" in text
+    assert "Bug 1" not in _list_text(_REPORT, replace(on, spare_list_links=False))
+
+
+def test_a_list_of_mostly_links_and_a_menus_sub_list_stay_out() -> None:
+    on = replace(_WITHIN, spare_within_subtree=True, spare_list_links=True)
+    links = "".join(f"<li><a href='/s{n}'>Another story number {n}</a></li>" for n in range(4))
+    mostly_links = _REPORT.replace("<li>Thanks to a volunteer", links + "<li>Thanks to a volunteer")
+    assert "Here is our year in review!" not in _list_text(mostly_links, on)
+    menu = _REPORT.replace("Work still in progress:", "<a href='/work'>Work in progress</a>")
+    assert "Bug 1" not in _list_text(menu, on)
+
+
 # A data table between paragraphs whose first column links each row's subject:
 # DANAg selects the prose, the subtree brings back the table's rows.
 _TABLE = (
