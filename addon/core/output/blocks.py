@@ -561,18 +561,33 @@ def _prepare(holder: Element) -> None:
 
 
 def drop_empty_items(holder: Element) -> None:
-    """Remove list items and table rows that hold nothing to read or see: empty bullets."""
+    """Remove list items, rows, paragraphs and lists that hold nothing to read or see:
+    empty bullets, and the spacer a left-out box leaves inside a kept one."""
     # A link or image the rebuild removed leaves its item or row behind; a list
     # or table left empty goes with its block (a block of no text is dropped).
+    # readability-even firefox-nightly-blog: a sub-list of links left out of a
+    # kept item became a paragraph of blank lines. An empty paragraph between two
+    # texts is a line break, which it keeps.
     empty = [
         el
-        for el in holder.iter("li", "dt", "dd", "tr")
-        if not has_text(el) and next(el.iter("img"), None) is None
+        for el in holder.iter(*EMPTIED_TAGS)
+        if not has_text(el) and next(el.iter("img", "hr"), None) is None
     ]
     for el in empty:
-        el.tag = REMOVE
+        if el.tag == "p" and _follows_text(el, set()) and _leads_to_text(el, set()):
+            el.clear(keep_tail=True)
+            el.tag = "br"
+        else:
+            el.tag = REMOVE
     if empty:
         etree.strip_elements(holder, REMOVE, with_tail=False)  # text after one stays
+
+
+# What `drop_empty_items` removes when it holds no text and no image; a table's
+# cell stays, to keep its columns.
+EMPTIED_TAGS = (
+    "li", "dt", "dd", "tr", "p", "ul", "ol", "dl", "blockquote", "figcaption", "caption"
+)
 
 
 def drop_edit_links(heading: Element) -> None:

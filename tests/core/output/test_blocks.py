@@ -1035,3 +1035,19 @@ def test_empty_bullets_and_rows_are_left_out() -> None:
     )
     assert [b.kind for b in blocks] == ["ul", "table", "p"]
     assert blocks[0].html.count("<li") == 1 and blocks[1].html.count("<tr") == 2
+
+
+def test_an_empty_paragraph_or_sub_list_inside_a_kept_block_is_left_out() -> None:
+    # readability-even firefox-nightly-blog: a sub-list of links left out of a kept
+    # item stayed behind as a paragraph of blank lines.
+    (block,) = _blocks(
+        "<body><ul><li>In progress:<div>\n <p> </p>\n</div></li>"
+        "<li>Done:<ul><li><a href='javascript:void(0)'></a></li></ul></li></ul></body>"
+    )
+    assert "<p" not in block.html and block.html.count("<ul") == 1
+    assert block.html.endswith("<li>Done:</li></ul>")
+
+
+def test_an_empty_paragraph_between_two_texts_stays_a_line_break() -> None:
+    (block,) = _blocks("<body><ul><li>Roses are red,<p> </p>violets are blue.</li></ul></body>")
+    assert block.html == "<ul><li>Roses are red,<br>violets are blue.</li></ul>"
