@@ -575,7 +575,9 @@ def drop_empty_items(holder: Element) -> None:
     ]
     for el in empty:
         if el.tag == "p" and _follows_text(el, set()) and _leads_to_text(el, set()):
-            el.clear(keep_tail=True)
+            el.text = None  # it holds blank text and empty elements only
+            for child in list(el):
+                el.remove(child)
             el.tag = "br"
         else:
             el.tag = REMOVE
