@@ -221,8 +221,10 @@ def _article_lists(
     # Prose as in `_among_siblings`. readability-even firefox-nightly-blog lost two
     # one-link items heading its "Highlights" and a sub-list of five bugs under
     # "In progress:"; a forum's list of linked topics (mostly links) stays out.
+    if not any(lines[i].tag == "li" for i in dense):
+        return set()  # no link item to spare: most pages
     items: dict[etree._Element, list[int]] = {}
-    for index in sorted(content | dense):
+    for index in content | dense:
         holder = _item_list(lines[index].element)
         if holder is not None:
             items.setdefault(holder, []).append(index)
