@@ -267,6 +267,9 @@ class ExtendParams:
     # ... and spare the link items of a list that is the article's: most of its
     # items are kept prose, or it hangs under a kept item of prose (a sub-list).
     spare_list_links: bool = False
+    # ... and a paragraph or two of links right after a paragraph of prose whose
+    # links wear the class the content's prose links wear (the story's own links).
+    spare_styled_links: bool = False
     # Chrome holding more than this share of the page's text is kept: it is
     # the page itself nested in a <header> left open, not furniture.
     chrome_max_share: float = 0.3
@@ -476,6 +479,10 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # (articles .953190 / .946531); on: 92.8%, .854508 / .852559
             # (.953216 / .946545): a report's one-link items, a sub-list of bugs
             spare_list_links=True,
+            # off: readability-even link texts 92.8%, wcxb even .8545083 / odd
+            # .8525594 (articles .9532164 / .9465447); on: 93.7% (bbc-1), .8545073
+            # / .8525838 (.9532153 / .9465885); must-not snippets unchanged
+            spare_styled_links=True,
             # off: even .8191 / odd .8225; alone: .8277 / .8315 (service .787 / .772
             # -> .817 / .810); with the furniture headings below: .8312 / .8327
             keep_unselected_within=True,

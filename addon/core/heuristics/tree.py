@@ -175,8 +175,9 @@ def _dense_within(
     # between paragraphs of one container; a linked cell of a data table's row
     # (`_row_value`: even F1 .85149 -> .85152, odd .84962 -> .84964, must-not
     # snippets unchanged; readability-even link texts 90.7% -> 92.0%). Not
-    # shipped, lowering wcxb: a link list inside a list of prose items (even F1
-    # .85148 -> .85141, forum posts' link lists), and any linked cell beside a
+    # shipped, lowering wcxb: every link list inside a list of prose items (even
+    # F1 .85148 -> .85141, forum posts' link lists; `_article_lists` keeps those
+    # of lists mostly of prose), and any linked cell beside a
     # row's data, header row or not (odd .84961 -> .84960: "recent topics"
     # sidebars).
     if not extend.spare_within_subtree or not dense:
@@ -184,11 +185,17 @@ def _dense_within(
     content = set(_lines_within(lines, inside, dense))
     lone = dense - _dense(lines, linked, content, extend, runs=runs)
     lists = _article_lists(lines, dense, content, linked) if extend.spare_list_links else set()
+    styled = (
+        _styled_as_prose(lines, dense, content, runs)
+        if extend.spare_styled_links and runs is not None
+        else set()
+    )
     return {
         i
         for i in dense
         if not (
-            _item_list(lines[i].element) in lists
+            i in styled
+            or _item_list(lines[i].element) in lists
             or (i in lone and (_among_siblings(lines, i) or _row_value(lines[i])))
         )
     }
@@ -246,6 +253,81 @@ def _prose(line: Line, min_chars: int, max_link_share: float) -> bool:
     """Tell whether a line is prose: `min_chars` or more, at most `max_link_share` link text."""
     return line.t1 >= min_chars and line.link_chars <= max_link_share * line.t1
 
+
+
+def _styled_as_prose(
+    lines: Sequence[Line],
+    dense: set[int],
+    content: set[int],
+    runs: LinkRuns,
+    *,
+    max_run: int = 2,
+    min_chars: int = 20,
+    max_link_share: float = 0.5,
+) -> set[int]:
+    """Return the link paragraphs the story wrote: a run of at most `max_run` paragraphs
+    of links, right after a prose paragraph of their container, whose every link wears a
+    class that the links inside the content's prose wear."""
+    # A newsroom styles the links it writes into a story alike, in a sentence or
+    # alone on a line ("Five things we learned from Obama interview" between the
+    # paragraphs of readability-even bbc-1); a widget's links (related stories, a
+    # share bar) wear their own. Prose as in `_among_siblings`. Unstyled links
+    # tell nothing and stay with the other rules.
+    candidates = _runs_after_prose(
+        lines, dense, content, runs,
+        max_run=max_run, min_chars=min_chars, max_link_share=max_link_share,
+    )
+    if not candidates:  # most pages: no paragraph of links after prose
+        return set()
+    styles = {
+        name
+        for i in content
+        if _prose(lines[i], min_chars, max_link_share)
+        for link in lines[i].element.iter("a")
+        if (name := link.get("class"))
+    }
+    spared: set[int] = set()
+    for before, *run in candidates:
+        parent = lines[before].element.getparent()
+        if all(_styled_paragraph(lines[i], parent, styles) for i in run):
+            spared.update(run)
+    return spared
+
+
+def _runs_after_prose(
+    lines: Sequence[Line],
+    dense: set[int],
+    content: set[int],
+    runs: LinkRuns,
+    *,
+    max_run: int,
+    min_chars: int,
+    max_link_share: float,
+) -> list[list[int]]:
+    """Return each short run of link paragraphs inside the content that follows a prose
+    paragraph, that paragraph's index first."""
+    found: list[list[int]] = []
+    for run, (before, after) in zip(runs.runs, runs.neighbours, strict=False):
+        if not (0 < len(run) <= max_run and before in content and after in content):
+            continue
+        opening = lines[before]
+        if (
+            opening.tag == "p"
+            and _prose(opening, min_chars, max_link_share)
+            and all(i in dense and lines[i].tag == "p" for i in run)
+        ):
+            found.append([before, *run])
+    return found
+
+def _styled_paragraph(line: Line, parent: etree._Element | None, styles: set[str]) -> bool:
+    """Tell whether a line is a paragraph of `parent` whose every link wears one of `styles`."""
+    links = list(line.element.iter("a"))
+    return (
+        line.tag == "p"
+        and line.element.getparent() is parent
+        and bool(links)
+        and all(link.get("class") in styles for link in links)
+    )
 
 _CELLS = ("td", "th")
 
@@ -567,4 +649,5 @@ def _ancestors(element: etree._Element) -> Iterable[etree._Element]:
     while node is not None:
         yield node
         node = node.getparent()
+
 

@@ -288,6 +288,36 @@ def test_a_list_of_mostly_links_and_a_menus_sub_list_stay_out() -> None:
     assert "Bug 1" not in _list_text(menu, on)
 
 
+
+# A news story with two paragraphs that are each one link the newsroom wrote,
+# styled as its links in sentences are (readability-even bbc-1).
+_STORY_LINKS = (
+    "<div id='post'><p>The story opens: he said <a class='story-link' href='/iran'>how many"
+    " minds he changed</a> on the deal after an intense sell to the allies.</p>"
+    "<p>" + "The story goes on with a long paragraph of prose. " * 6 + "</p>"
+    "<p><a class='story-link' href='/five'>Five things we learned from the interview</a></p>"
+    "<p><a class='story-link' href='/swerve'>The presidential body swerve</a></p>"
+    "<p>" + "The story closes with another paragraph of prose. " * 8 + "</p></div>"
+)
+
+
+def test_link_paragraphs_styled_as_the_storys_links_are_kept() -> None:
+    # Issue 28 (2): link-only blocks inside the content are kept.
+    on = replace(_WITHIN, spare_within_subtree=True, spare_styled_links=True)
+    text = _list_text(_STORY_LINKS, on)
+    assert "Five things we learned" in text and "presidential body swerve" in text
+    assert "Five things" not in _list_text(_STORY_LINKS, replace(on, spare_styled_links=False))
+
+
+def test_link_paragraphs_of_another_style_or_a_longer_run_stay_out() -> None:
+    on = replace(_WITHIN, spare_within_subtree=True, spare_styled_links=True)
+    widget = _STORY_LINKS.replace("class='story-link' href='/five'", "class='rel' href='/5'")
+    assert "Five things" not in _list_text(widget, on)
+    third = "<p><a class='story-link' href='/3'>A third story</a></p>"
+    longer = _STORY_LINKS.replace("<p>The story closes", third + "<p>The story closes")
+    assert "Five things" not in _list_text(longer, on)
+
+
 # A data table between paragraphs whose first column links each row's subject:
 # DANAg selects the prose, the subtree brings back the table's rows.
 _TABLE = (
