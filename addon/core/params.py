@@ -477,7 +477,8 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             spare_within_subtree=True,
             # off: readability-even link texts 92.4%, wcxb even .854479 / odd .852475
             # (articles .953190 / .946531); on: 92.8%, .854508 / .852559
-            # (.953216 / .946545): a report's one-link items, a sub-list of bugs
+            # (.953216 / .946545): a report's one-link items, a sub-list of bugs;
+            # one prose item for half (tree.py `_article_lists`): 93.9%
             spare_list_links=True,
             # off: readability-even link texts 92.8%, wcxb even .8545083 / odd
             # .8525594 (articles .9532164 / .9465447); on: 93.7% (bbc-1), .8545073

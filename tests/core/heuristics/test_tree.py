@@ -279,14 +279,25 @@ def test_a_sub_list_of_links_under_an_item_of_prose_is_kept() -> None:
     assert "Bug 1" not in _list_text(_REPORT, replace(on, spare_list_links=False))
 
 
-def test_a_list_of_mostly_links_and_a_menus_sub_list_stay_out() -> None:
+def test_a_list_of_links_only_and_a_menus_sub_list_stay_out() -> None:
     on = replace(_WITHIN, spare_within_subtree=True, spare_list_links=True)
     links = "".join(f"<li><a href='/s{n}'>Another story number {n}</a></li>" for n in range(4))
-    mostly_links = _REPORT.replace("<li>Thanks to a volunteer", links + "<li>Thanks to a volunteer")
-    assert "Here is our year in review!" not in _list_text(mostly_links, on)
+    closing = "</ul><p>The story closes"
+    link_list = _REPORT.replace(closing, "</ul><ul>" + links + closing)
+    assert "Another story number 0" not in _list_text(link_list, on)
     menu = _REPORT.replace("Work still in progress:", "<a href='/work'>Work in progress</a>")
     assert "Bug 1" not in _list_text(menu, on)
 
+
+def test_one_item_of_prose_keeps_a_list_whole() -> None:
+    # readability-even wikipedia-3 kept the one "See also" item with words beside its
+    # link and lost the five that are only a link.
+    on = replace(_WITHIN, spare_within_subtree=True, spare_list_links=True)
+    see_also = _REPORT.replace(
+        "<li>Thanks to a volunteer, logins can now be imported from a file.</li>",
+        "".join(f"<li><a href='/s{n}'>Another story number {n}</a></li>" for n in range(6)),
+    )
+    assert "Another story number 5" in _list_text(see_also, on)
 
 
 # A news story with two paragraphs that are each one link the newsroom wrote,
