@@ -209,12 +209,6 @@ def matches_definition_1(children: Sequence[frozenset[Symbol]]) -> bool:
     return matching_prefix(children) == len(children)
 
 
-def is_ble_ie_block(element: etree._Element, shape: Shape) -> bool:
-    """Tell whether an element's subtree is a BLE&IE block (Definition 1)."""
-    symbols = [symbols_of(child, shape) for child in children_of(element)]
-    return element in shape.blocks and matches_definition_1(symbols)
-
-
 # -- Algorithm 1 (DOM2Blocks) ----------------------------------------------------------
 
 

@@ -11,6 +11,7 @@ from addon.core.paper.blockextractor import (
     DENSITY_THRESHOLD,
     BleIeBlock,
     Lengths,
+    Shape,
     TextNode,
     block_lengths,
     block_tree,
@@ -23,7 +24,6 @@ from addon.core.paper.blockextractor import (
     exceeds,
     find_content,
     indent_attributes,
-    is_ble_ie_block,
     matches_definition_1,
     matching_prefix,
     measure_page,
@@ -93,6 +93,11 @@ def test_symbols_of_the_children_of_a_hand_made_tree() -> None:
         S(),  # a BLE holding a BLE stands for nothing: it breaks any block
     ]
 
+
+def is_ble_ie_block(element: etree._Element, shape: Shape) -> bool:
+    """Tell whether an element's subtree is a BLE&IE block (Definition 1)."""
+    symbols = [symbols_of(child, shape) for child in children_of(element)]
+    return element in shape.blocks and matches_definition_1(symbols)
 
 def test_definition_1_matches_a_hand_made_block() -> None:
     body = body_of(
