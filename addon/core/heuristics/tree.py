@@ -268,8 +268,9 @@ def _styled_as_prose(
     max_link_share: float = 0.5,
 ) -> set[int]:
     """Return the link paragraphs the story wrote: a run of at most `max_run` paragraphs
-    of links, right after a prose paragraph of their container, whose every link wears a
-    class that the links inside the content's prose wear."""
+    of links, right after a prose paragraph of their container (or a heading, with
+    prose after the run), whose every link wears a class that the links inside the
+    content's prose wear."""
     # A newsroom styles the links it writes into a story alike, in a sentence or
     # alone on a line ("Five things we learned from Obama interview" between the
     # paragraphs of readability-even bbc-1); a widget's links (related stories, a
@@ -307,19 +308,28 @@ def _runs_after_prose(
     max_link_share: float,
 ) -> list[list[int]]:
     """Return each short run of link paragraphs inside the content that follows a prose
-    paragraph, that paragraph's index first."""
+    paragraph, or a heading when a prose paragraph of its container follows the run;
+    that line's index first."""
+    # A credit under a section's heading and picture (lazy-image-2's "(Artist: ...)")
+    # opens the section's prose as a credit after a paragraph closes it.
     found: list[list[int]] = []
     for run, (before, after) in zip(runs.runs, runs.neighbours, strict=False):
         if not (0 < len(run) <= max_run and before in content and after in content):
             continue
-        opening = lines[before]
+        opening, closing = lines[before], lines[after]
+        headed = (
+            opening.tag in HEADING_TAGS
+            and closing.tag == "p"
+            and closing.element.getparent() is opening.element.getparent()
+            and _prose(closing, min_chars, max_link_share)
+        )
         if (
-            opening.tag == "p"
-            and _prose(opening, min_chars, max_link_share)
+            (headed or (opening.tag == "p" and _prose(opening, min_chars, max_link_share)))
             and all(i in dense and lines[i].tag == "p" for i in run)
         ):
             found.append([before, *run])
     return found
+
 
 def _styled_paragraph(line: Line, parent: etree._Element | None, styles: set[str]) -> bool:
     """Tell whether a line is a paragraph of `parent` whose every link wears one of `styles`."""

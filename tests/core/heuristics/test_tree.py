@@ -329,6 +329,21 @@ def test_link_paragraphs_of_another_style_or_a_longer_run_stay_out() -> None:
     assert "Five things" not in _list_text(longer, on)
 
 
+
+def test_a_credit_under_a_sections_heading_is_kept_when_prose_follows() -> None:
+    # readability-even lazy-image-2: "(Artist: 3ihard)" under a section's heading and
+    # picture went as the edge of a link list, five times.
+    credit = _STORY_LINKS.replace(
+        "<p><a class='story-link' href='/five'>Five things we learned from the interview</a></p>"
+        "<p><a class='story-link' href='/swerve'>The presidential body swerve</a></p>",
+        "<h3>The living planet</h3><p>(<a class='story-link' href='/art'>Artist: Ann Lee</a>)</p>",
+    )
+    on = replace(_WITHIN, spare_within_subtree=True, spare_styled_links=True)
+    assert "Artist: Ann Lee" in _list_text(credit, on)
+    assert "Artist: Ann Lee" not in _list_text(credit, replace(on, spare_styled_links=False))
+    last = credit.split("<p>The story closes")[0] + "</div>"  # no prose after it
+    assert "Artist: Ann Lee" not in _list_text(last, on)
+
 # A data table between paragraphs whose first column links each row's subject:
 # DANAg selects the prose, the subtree brings back the table's rows.
 _TABLE = (
