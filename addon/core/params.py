@@ -270,6 +270,9 @@ class ExtendParams:
     # ... and a paragraph or two of links right after a paragraph of prose whose
     # links wear the class the content's prose links wear (the story's own links).
     spare_styled_links: bool = False
+    # ... and a paragraph that is a sentence around its links: words beside them
+    # and a full stop, "Read more about ad blocking here." (tree.py `_link_sentence`).
+    spare_link_sentences: bool = False
     # Chrome holding more than this share of the page's text is kept: it is
     # the page itself nested in a <header> left open, not furniture.
     chrome_max_share: float = 0.3
@@ -484,6 +487,11 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # .8525594 (articles .9532164 / .9465447); on: 93.7% (bbc-1), .8545073
             # / .8525838 (.9532153 / .9465885); must-not snippets unchanged
             spare_styled_links=True,
+            # off: readability-even link texts 94.1%, wcxb even .8545398 / odd .8526072
+            # (articles .9532925 / .9466441); on: 95.4% (iab-1's closing line, firefox
+            # -nightly-blog), .8545297 / .8526155 (.9532733 / .9466545); must-not
+            # snippets unchanged, must-have +1 odd
+            spare_link_sentences=True,
             # off: even .8191 / odd .8225; alone: .8277 / .8315 (service .787 / .772
             # -> .817 / .810); with the furniture headings below: .8312 / .8327
             keep_unselected_within=True,

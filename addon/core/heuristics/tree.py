@@ -190,16 +190,37 @@ def _dense_within(
         if extend.spare_styled_links and runs is not None
         else set()
     )
+    sentences = extend.spare_link_sentences
     return {
         i
         for i in dense
         if not (
             i in styled
+            or (sentences and _link_sentence(lines[i]))
             or _item_list(lines[i].element) in lists
             or (i in lone and (_among_siblings(lines, i) or _row_value(lines[i])))
         )
     }
 
+
+
+def _link_sentence(line: Line, *, min_own_chars: int = 3) -> bool:
+    """Tell whether a link-dense paragraph is a sentence the author wrote around a link:
+    `min_own_chars` or more outside its links, and an end as a sentence ends."""
+    # "Read more about ad blocking here." closes readability-even iab-1's article;
+    # "Image: Courtesy Houston Parks Board.", "Learn how to find the best home
+    # charger." A link list's lines ("Back to blog", "Read more »", a menu's
+    # items) end in no full stop. Only inside the content's subtree does it count.
+    text = line.text.strip()
+    return (
+        line.tag == "p"
+        and text.endswith(_SENTENCE_ENDS)
+        and len(" ".join(text.split())) - line.link_chars >= min_own_chars
+    )
+
+
+# How a sentence ends, in the scripts the pages use most.
+_SENTENCE_ENDS = (".", "!", "?", "。", "！", "？")
 
 _LISTS = ("ul", "ol")
 

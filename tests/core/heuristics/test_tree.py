@@ -344,6 +344,23 @@ def test_a_credit_under_a_sections_heading_is_kept_when_prose_follows() -> None:
     last = credit.split("<p>The story closes")[0] + "</div>"  # no prose after it
     assert "Artist: Ann Lee" not in _list_text(last, on)
 
+
+def test_a_sentence_around_a_link_at_the_contents_end_is_kept() -> None:
+    # readability-even iab-1 closes with "Read more about ad blocking here.", a
+    # sentence around its link, which went as the content's edge.
+    closing = (
+        "<div id='post'><p>" + "The story opens with a long paragraph of prose. " * 8 + "</p>"
+        "<p>" + "The story closes with another paragraph of prose. " * 8 + "</p>"
+        "<p>Read <a href='/more'>more about ad blocking here</a>.</p></div>"
+    )
+    on = replace(_WITHIN, spare_within_subtree=True, spare_link_sentences=True)
+    assert "more about ad blocking here" in _list_text(closing, on)
+    off = replace(on, spare_link_sentences=False)
+    assert "more about ad blocking here" not in _list_text(closing, off)
+    sentence = "Read <a href='/more'>more about ad blocking here</a>."
+    back = closing.replace(sentence, "<a href='/'>Back to the blog</a> »")
+    assert "Back to the blog" not in _list_text(back, on)
+
 # A data table between paragraphs whose first column links each row's subject:
 # DANAg selects the prose, the subtree brings back the table's rows.
 _TABLE = (
