@@ -103,10 +103,14 @@ _FURNITURE_NOUNS = (
 # F1 0.671 -> 0.985, its last half back; no other page of either split changes;
 # "related" before any of the furniture nouns: even .85438 -> .85433, 2 pages lower).
 FURNITURE_BOX_HEADINGS = "related(?: content)?|see also|recommended(?: reading)?|like this"
+# "More related stories" ends a story on Salon's pages and opens the teaser
+# strips and slide shows after it (readability-even salon-1: word F1 against
+# Firefox 0.932 -> 0.980; wcxb-dev even unchanged, odd one page up, 0393).
 FURNITURE_HEADINGS = (
     f"(?:related|similar|recommended)(?: {_FURNITURE_NOUNS})?|"
     r"you (?:may|might|will|ll) (?:also )?(?:like|enjoy|be interested)\b.*|"
-    rf"more (?:from|by) .+|more (?:{_FURNITURE_NOUNS}|to (?:read|discover|explore))\b.*|"
+    rf"more (?:from|by) .+|"
+    rf"more (?:(?:related )?{_FURNITURE_NOUNS}|to (?:read|discover|explore))\b.*|"
     f"(?:recent|latest|popular|trending) {_FURNITURE_NOUNS}|read (?:this )?next|"
     "(?:leave|add|post|write|submit) (?:a |your )?(?:reply|comment|response)s?|"
     "join the (?:conversation|discussion)|what do you think|"

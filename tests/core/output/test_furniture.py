@@ -81,6 +81,8 @@ _LABEL_GAPS = st.sampled_from([" ", "", "? ", ", ", "-", "\u0307", "  "])
         ("You may also like…", True),
         ("More from Jane Doe", True),
         ("Recent Posts", True),
+        ("More Related Stories", True),
+        ("More related work", False),
         ("Leave a Reply", True),
         ("Share this article:", True),
         ("Tags", True),
