@@ -95,7 +95,9 @@ def _resumes(blocks: Sequence[Block], heading: int, min_chars: int) -> int | Non
         (
             index
             for index in range(heading + 1, len(blocks))
-            if blocks[index].kind == "p" and len(blocks[index].text) >= min_chars
+            if blocks[index].kind == "p"
+            and len(blocks[index].text) >= min_chars
+            and not _is_excerpt(blocks[index].text)
         ),
         None,
     )
@@ -104,6 +106,17 @@ def _resumes(blocks: Sequence[Block], heading: int, min_chars: int) -> int | Non
     while prose - 1 > heading and blocks[prose - 1].kind in HEADINGS:
         prose -= 1
     return prose
+
+
+def _is_excerpt(text: str) -> bool:
+    """Tell whether a paragraph is a teaser's excerpt: cut off with an ellipsis."""
+    # A related post's excerpt runs to 200 characters and more ("... biased against
+    # devs…", readability-even wordpress), but it stops mid-sentence: the article's
+    # prose going on past a box ends as a sentence does.
+    return text.rstrip().endswith(_ELLIPSES)
+
+
+_ELLIPSES = ("…", "...", "[…]", "[...]")
 
 
 def _names_furniture(block: Block, pattern: re.Pattern[str], max_label_words: int) -> bool:

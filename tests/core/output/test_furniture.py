@@ -241,6 +241,21 @@ def test_a_recommended_box_inside_the_article_goes_alone_too(title: str) -> None
     assert cut == (blocks[0], blocks[3])
 
 
+@pytest.mark.parametrize("end", ["…", "...", " […]"])
+def test_a_related_posts_excerpt_is_no_article_going_on_past_the_box(end: str) -> None:
+    # readability-even wordpress: a "Related" box of three posts, each with an
+    # excerpt of 300 characters cut off with an ellipsis, a date and a category,
+    # was read as the article going on past a box inside it.
+    long = "The article's prose, sentence after sentence, at length. " * 8
+    excerpt = "A related post's excerpt runs on for a while, sentence after sentence " * 4
+    blocks = _text_blocks(
+        ("p", long), ("h3", "Related"), ("p", excerpt + end), ("p", "March 17, 2016")
+    )
+    box = furniture_pattern(FURNITURE_BOX_HEADINGS)
+    cut = cut_furniture_tail(blocks, FURNITURE, min_position=0.1, resume_chars=200, box=box)
+    assert cut == (blocks[0],)
+
+
 def test_a_related_content_box_goes_alone_and_the_next_sections_heading_stays() -> None:
     # wcxb-dev 0261 (HubSpot): a "Related Content:" box inside a guide ended it,
     # and once a box, the heading of the section after it ("5. Snapchat") went too.
