@@ -47,6 +47,7 @@ from addon.core.output.furniture import (
     cut_furniture_tail,
     drop_date_lines,
     drop_repeated_blocks,
+    drop_twin_figures,
     furniture_pattern,
 )
 from addon.core.output.headings import headline_link, outline
@@ -416,6 +417,10 @@ def _output(found: _Found, extend: ExtendParams) -> _Output:
     if extend.min_repeat_chars:
         kept = drop_repeated_blocks(blocks, min_chars=extend.min_repeat_chars)
         left_out += _left_out(blocks, kept, "a run of blocks repeating an earlier run")
+        blocks = kept
+    if extend.drop_twin_figures:
+        kept = drop_twin_figures(blocks)
+        left_out += _left_out(blocks, kept, "a figure repeating the one before it")
         blocks = kept
     if extend.drop_date_lines and not found.dated_posts:
         kept = drop_date_lines(

@@ -339,6 +339,9 @@ class ExtendParams:
     # Leave out the short date, "updated" and reading-time lines before the
     # article's prose: the reader page's byline row shows them.
     drop_date_lines: bool = False
+    # Leave out a captioned figure that repeats the one right before it (the same
+    # image files, the same caption): a photo served at two sizes.
+    drop_twin_figures: bool = False
     # Remove elements whose class/id words name them as the page's footer (sites
     # build it from divs, which the chrome step does not know); empty = off.
     footer_words: Words = frozenset()
@@ -534,6 +537,9 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # .8513 / .8496, 10.00% / 10.39%. Every short date line at the start:
             # .8515 / .8498, but a thread's first post lost its date (forum goldens)
             drop_date_lines=True,
+            # off: readability-even theverge showed its lead photo twice; on: once;
+            # wcxb-dev words and every other page's view unchanged but 0199 and 4074
+            drop_twin_figures=True,
             # off: even .8387 / odd .8398 (article .9487 / .9395, must-not snippets
             # kept 11.2% / 11.6%); on: .8408 / .8402 (article .9494 / .9404, must-not
             # 10.0% / 10.8%). The share 0.05: even .8400, 0.1: .8402, 0.3: .8408,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from urllib.parse import urlsplit
 
 from addon.core.heuristics.metadata import collapse
 from addon.core.output.tags import HEADINGS, tag_set
@@ -175,6 +176,37 @@ def drop_repeated_blocks(
         kept.append(blocks[index])
         index += 1
     return tuple(kept)
+
+
+def drop_twin_figures(blocks: Sequence[Block]) -> tuple[Block, ...]:
+    """Leave out a figure that repeats the one right before it: the same image files under
+    the same caption, a photo served at two sizes."""
+    # Pages serve a lead photo twice, a square crop and a wide one, and let the
+    # style sheet show one (readability-even theverge: DSC00889.jpg at 2400x2400
+    # and 2400x1600, both captioned "The Apple Vision Pro."). Only a captioned
+    # figure: a row of the same icon (rating stars, badges) is the page's own.
+    kept: list[Block] = []
+    before: tuple[str, tuple[str, ...]] | None = None
+    for block in blocks:
+        key = _figure_key(block)
+        if key is None or key != before:
+            kept.append(block)
+        before = key
+    return tuple(kept)
+
+
+def _figure_key(block: Block) -> tuple[str, tuple[str, ...]] | None:
+    """Return a captioned figure's caption and image file names; None for other blocks."""
+    if block.kind != "figure" or not block.text.strip():
+        return None
+    names = tuple(
+        urlsplit(src).path.rpartition("/")[2] for src in _IMAGE_SRC_RE.findall(block.html)
+    )
+    return (block.text, names) if names else None
+
+
+# An image's src in a block's HTML, as the output stage serialises it.
+_IMAGE_SRC_RE = re.compile(r'<img src="([^"]*)"')
 
 
 def _repeat_key(block: Block) -> str:

@@ -14,6 +14,7 @@ from addon.core.output.furniture import (
     cut_furniture_tail,
     drop_date_lines,
     drop_repeated_blocks,
+    drop_twin_figures,
     furniture_pattern,
 )
 from addon.core.params import FURNITURE_BOX_HEADINGS, FURNITURE_HEADINGS
@@ -323,3 +324,25 @@ def test_the_authors_name_alone_before_the_prose_goes_as_the_byline_row_shows_it
     )  # fmt: skip
     assert drop_date_lines(blocks, dated=False, byline="Mark Di Stefano") == blocks[2:]
     assert drop_date_lines(blocks, dated=False) == blocks
+
+
+def _figure(src: str, caption: str) -> Block:
+    figcaption = f"<figcaption>{caption}</figcaption>" if caption else ""
+    return Block("figure", f'<figure><img src="{src}" alt="">{figcaption}</figure>', caption)
+
+
+def test_a_captioned_figure_repeating_the_one_before_it_goes() -> None:
+    # readability-even theverge: the lead photo as a square and a wide crop.
+    square = _figure("https://cdn.example/2400x2400/uploads/DSC00889.jpg", "The headset.")
+    wide = _figure("https://cdn.example/2400x1600/uploads/DSC00889.jpg", "The headset.")
+    text = Block("p", "<p>The review.</p>", "The review.")
+    assert drop_twin_figures((square, wide, text)) == (square, text)
+
+
+def test_figures_of_other_images_or_captions_or_none_all_stay() -> None:
+    star = _figure("https://cdn.example/icons/star.png", "")
+    other = _figure("https://cdn.example/uploads/b.jpg", "The headset.")
+    same_file = _figure("https://cdn.example/uploads/DSC00889.jpg", "The headset.")
+    recaptioned = _figure("https://cdn.example/uploads/DSC00889.jpg", "The box.")
+    blocks = (star, star, other, same_file, recaptioned)
+    assert drop_twin_figures(blocks) == blocks
