@@ -412,6 +412,11 @@ def _output(found: _Found, extend: ExtendParams) -> _Output:
             if extend.furniture_box_headings
             else None,
             min_label_repeats=extend.furniture_label_repeats,
+            outranked=extend.furniture_outranked,
+            tag_lines=furniture_pattern(extend.furniture_tag_lines)
+            if extend.furniture_tag_lines
+            else None,
+            max_tag_chars=extend.furniture_tag_chars,
         )
         left_out += _left_out(built, blocks, "after a heading that names page furniture")
     if extend.min_repeat_chars:

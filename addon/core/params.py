@@ -103,6 +103,9 @@ _FURNITURE_NOUNS = (
 # F1 0.671 -> 0.985, its last half back; no other page of either split changes;
 # "related" before any of the furniture nouns: even .85438 -> .85433, 2 pages lower).
 FURNITURE_BOX_HEADINGS = "related(?: content)?|see also|recommended(?: reading)?|like this"
+# A post's tag line: a taxonomy label, its colon, then the tags ("Filed under:
+# Best Of, Japan", "Tags: DNS, outages"); "Categories of tipping: ..." is prose.
+TAG_LINE_LABELS = r"\W*+(?:tags?|tagged|filed under|categories|category)\s*+:"
 # "More related stories" ends a story on Salon's pages and opens the teaser
 # strips and slide shows after it (readability-even salon-1: word F1 against
 # Firefox 0.932 -> 0.980; wcxb-dev even unchanged, odd one page up, 0393).
@@ -249,6 +252,11 @@ class ExtendParams:
     # ... unless that subtree holds less than this share of the kept lines'
     # text: then the main region is one small part of the content.
     min_main_share: float = 0.0
+    # ... and when the main region's subtree meets the headline only at a layout
+    # wrapper (<body>), enclose the headline with every kept line instead, if their
+    # subtree is no layout wrapper: the main region is then a part (a data table)
+    # of an article the headline stands apart from.
+    widen_region_apart: bool = False
     # Leave out what stands before the headline inside the enclosing subtree
     # (breadcrumbs, kickers, share bars).
     drop_before_headline: bool = False
@@ -323,6 +331,14 @@ class ExtendParams:
     # earlier ones too (0569's "Related questions" 0.83 -> 0.62, 0209's podcast
     # "Subscribe:" 0.98 -> 0.93); 0 = off.
     furniture_label_repeats: int = 0
+    # A furniture heading whose section a heading of higher rank closes, with
+    # `furniture_resume_chars` of prose right under it, titles a box inside the
+    # article: the box goes, the article goes on.
+    furniture_outranked: bool = False
+    # A paragraph of up to `furniture_tag_chars` that this pattern opens (lowered) is
+    # a post's tag line and ends the content like a furniture heading; "" = none.
+    furniture_tag_lines: str = ""
+    furniture_tag_chars: int = 0
     # Keep too the siblings of the chosen subtree that share its tag and class and hold
     # at least this many characters of DANAg's selected text: the article's body split
     # in two by a box between (wcxb-dev 4252 lost its first half); grid columns never
@@ -474,6 +490,12 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             enclose_main_region_only=True,
             # 0: even .812 / odd .814; 0.35: .818 / .820 (0.2: .817, 0.5: .817 on even)
             min_main_share=0.35,
+            # off: even .85453 / odd .85262 (article .95327 / .94665); on: .85531 /
+            # .85307 (article .95327 / .94750): odd 0061 .79 -> .98 and 4185 .84 ->
+            # .995 (a tip chart, a schedule table alone kept), even listing 4548 .40
+            # -> .99; 4218 .966 -> .964, 0295 .997 -> .994 (a form's note kept). With
+            # <body> allowed too: even article .95154 (4252 .99 -> .63, 4076 1.0 -> .77)
+            widen_region_apart=True,
             drop_chrome=True,
             chrome_max_share=0.5,
             max_link_share=0.8,
@@ -527,6 +549,18 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             furniture_box_headings=FURNITURE_BOX_HEADINGS,
             furniture_resume_chars=200,
             furniture_label_repeats=2,
+            # off: even .85531 / odd .85307 (article .95327 / .94750); on: .85531 /
+            # .85321 (article .95327 / .94764): odd 4085 .86 -> .97, no other page of
+            # either split changes. Closed by a heading of the same rank too: even
+            # 0276 .996 -> .992, odd unchanged
+            furniture_outranked=True,
+            # off: even .85531 / odd .85321 (article .95327 / .94778, must-not
+            # snippets 9.77% / 10.33%); on: .85532 / .85325 (article .95327 / .94785,
+            # must-not 9.77% / 10.25%); 6 pages up (0297 .937 -> .949, 4239 .985 ->
+            # 1.0), none down; the tag lines kept on both splits' articles: in no
+            # reference
+            furniture_tag_lines=TAG_LINE_LABELS,
+            furniture_tag_chars=200,
             twin_min_chars=500,
             # off: even .8312 / odd .8327; 20: .8347 / .8370 (product .556 -> .568 /
             # .610 -> .622, article .947 -> .948 / .935 -> .939); on even 10: .8354

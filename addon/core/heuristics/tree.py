@@ -424,7 +424,7 @@ def _headline_subtree(
     kept: Sequence[int],
     extend: ExtendParams,
 ) -> tuple[etree._Element, set[etree._Element] | None]:
-    """Enclose the headline with the main region, or with all kept lines when that is too little.
+    """Enclose the headline with the main region, or with all kept lines (too little, or apart).
 
     Return the subtree, with its line elements when they were gathered on the way.
     """
@@ -434,11 +434,18 @@ def _headline_subtree(
     main = max(selection.regions, key=lambda region: region.content)
     region_top = lowest_common_ancestor([lines[i].element for i in range(main.start, main.end + 1)])
     narrow = _enclose_headline(region_top, headline, lines, selection)
+    if extend.widen_region_apart and wide.tag not in LAYOUT_TAGS and not _holds(narrow, headline):
+        return wide, None
     inside = _line_owners_within(narrow)
     held = sum(lines[i].t1 for i in kept if lines[i].element in inside)
     if held < extend.min_main_share * sum(lines[i].t1 for i in kept):
         return wide, None
     return narrow, inside
+
+
+def _holds(top: etree._Element, element: etree._Element) -> bool:
+    """Tell whether `top` is `element` or one of its ancestors."""
+    return top is element or any(node is top for node in element.iterancestors())
 
 
 def link_share(lines: Sequence[Line], selected: Sequence[int]) -> float:

@@ -32,6 +32,9 @@ def cut_furniture_tail(
     resume_chars: int = 0,
     box: re.Pattern[str] | None = None,
     min_label_repeats: int = 0,
+    outranked: bool = False,
+    tag_lines: re.Pattern[str] | None = None,
+    max_tag_chars: int = 0,
 ) -> tuple[Block, ...]:
     """End the content at a furniture heading that stands late in it; a box the article goes
     on after goes alone."""
@@ -45,18 +48,28 @@ def cut_furniture_tail(
     # ("Recommended courses:" over each school's list in a guide to courses) is no
     # furniture's title; a share bar's stands twice, atop the article and below it,
     # and a teaser's ("Related questions", "Subscribe: ...") stands in the teasers
-    # after the article, however often.
+    # after the article, however often. With `outranked`, a furniture heading that a
+    # heading of higher rank closes, prose of `resume_chars` right under that one,
+    # titled a box inside a section ("More posts related to Tokyo" in a travel
+    # guide's day): the box goes, the guide goes on. A paragraph of up to
+    # `max_tag_chars` that `tag_lines` opens ("Filed under: Japan, Travel Guides")
+    # names furniture too: the tag line under a post, a label too long for one.
     total = sum(len(block.text) for block in blocks)
     before = 0
     labels: Counter[str] = Counter()
     for index, block in enumerate(blocks):
         if (
             before >= min_position * total
-            and _names_furniture(block, pattern, max_label_words)
+            and (
+                _names_furniture(block, pattern, max_label_words)
+                or _tag_line(block, tag_lines, max_tag_chars)
+            )
             and not _own_label(block, labels, min_label_repeats)
         ):
             boxed = box is not None and _names_furniture(block, box, max_label_words)
             resumes = _resumes(blocks, index, resume_chars) if boxed and resume_chars else None
+            if resumes is None and outranked and resume_chars:
+                resumes = _outranked(blocks, index, resume_chars)
             if resumes is None:
                 return tuple(blocks[:index])
             rest = cut_furniture_tail(
@@ -67,6 +80,9 @@ def cut_furniture_tail(
                 resume_chars=resume_chars,
                 box=box,
                 min_label_repeats=min_label_repeats,
+                outranked=outranked,
+                tag_lines=tag_lines,
+                max_tag_chars=max_tag_chars,
             )
             return (*blocks[:index], *rest)
         before += len(block.text)
@@ -118,6 +134,40 @@ def _is_excerpt(text: str) -> bool:
 
 
 _ELLIPSES = ("…", "...", "[…]", "[...]")
+
+
+def _outranked(blocks: Sequence[Block], heading: int, min_chars: int) -> int | None:
+    """Return the heading of higher rank that closes a furniture heading's section, when a
+    paragraph of `min_chars` or more stands right under it (past its subheadings), or None."""
+    rank = blocks[heading].kind
+    if rank not in HEADINGS:
+        return None
+    closing = next(
+        (
+            index
+            for index in range(heading + 1, len(blocks))
+            if blocks[index].kind in HEADINGS and blocks[index].kind < rank  # "h2" < "h3"
+        ),
+        None,
+    )
+    if closing is None:
+        return None
+    after = closing
+    while after < len(blocks) and blocks[after].kind in HEADINGS:
+        after += 1
+    if after < len(blocks) and blocks[after].kind == "p" and len(blocks[after].text) >= min_chars:
+        return closing
+    return None
+
+
+def _tag_line(block: Block, tag_lines: re.Pattern[str] | None, max_chars: int) -> bool:
+    """Tell whether a paragraph is a post's tag line: a taxonomy label and its values."""
+    return (
+        tag_lines is not None
+        and block.kind == "p"
+        and len(block.text) <= max_chars
+        and tag_lines.match(block.text.lower()) is not None
+    )
 
 
 def _names_furniture(block: Block, pattern: re.Pattern[str], max_label_words: int) -> bool:

@@ -444,3 +444,42 @@ def test_an_article_body_split_by_a_box_is_kept_whole() -> None:
     assert "The first half" not in _split_text(_SPLIT, replace(on, twin_min_chars=1000))
     columns = _SPLIT.replace("'rich-text'", "'wp-block-column'")
     assert "The first half" not in _split_text(columns, on)
+
+
+_APART = (
+    "<header><h1>The headline</h1></header>"
+    "<div class='post'><div class='intro'><p>"
+    + "The article opens with its own introduction. " * 12
+    + "</p></div><div class='embed'><p>"
+    + "The long middle of the article is a data table. " * 40
+    + "</p></div></div>"
+)
+
+
+def _apart_text(body: str, extend: ExtendParams) -> str:
+    root, lines = _lines(body)
+    intro = [i for i, line in enumerate(lines) if "opens" in line.text]
+    middle = [i for i, line in enumerate(lines) if "long middle" in line.text]
+    regions = [
+        Region(intro[0], intro[-1], sum(lines[i].t1 for i in intro)),
+        Region(middle[0], middle[-1], sum(lines[i].t1 for i in middle)),
+    ]
+    selection = Selection([1] * len(lines), regions, [*intro, *middle])
+    headline = Headline("The headline", next(root.iter("h1")), 1.0, "test")
+    chosen = choose_content(lines, selection, headline, extend)
+    return " | ".join(" ".join(lines[i].text.split())[:20] for i in chosen.lines)
+
+
+def test_a_main_region_apart_from_the_headline_takes_the_kept_lines_subtree() -> None:
+    # wcxb-dev 0061: a tip chart (a data table in an embed) was the main region;
+    # its subtree and the headline meet only at <body>, so the narrow enclosure
+    # kept the table alone and the guide's first half went.
+    main_only = replace(
+        EXTEND, enclose_headline=True, enclose_main_region_only=True, min_main_share=0.35
+    )
+    on = replace(main_only, widen_region_apart=True)
+    assert "The article opens" in _apart_text(_APART, on)
+    assert "The article opens" not in _apart_text(_APART, main_only)
+    # The kept lines meet only at <body> too: the narrow subtree stays.
+    loose = _APART.replace("<div class='post'>", "").replace("</div></div>", "</div>")
+    assert "The article opens" not in _apart_text(loose, on)

@@ -346,3 +346,52 @@ def test_figures_of_other_images_or_captions_or_none_all_stay() -> None:
     recaptioned = _figure("https://cdn.example/uploads/DSC00889.jpg", "The box.")
     blocks = (star, star, other, same_file, recaptioned)
     assert drop_twin_figures(blocks) == blocks
+
+
+def test_a_furniture_heading_a_higher_heading_closes_goes_alone() -> None:
+    # wcxb-dev 4085: "More posts related to Tokyo" (an h3 inside the Tokyo section
+    # of a travel guide) ended the guide; its next day's h2 and half the guide went.
+    long = "The guide goes on with the next day, sentence after sentence, at length. " * 8
+    blocks = _text_blocks(
+        ("h2", "Day 1: Tokyo"),
+        ("p", long),
+        ("h3", "More posts related to Tokyo"),
+        ("p", "Please read the following posts:"),
+        ("h2", "Day 2: Hakone"),
+        ("p", long),
+        ("h2", "Leave a reply"),
+        ("p", long),
+    )
+    def cut(blocks: tuple[Block, ...], *, outranked: bool = True) -> tuple[Block, ...]:
+        return cut_furniture_tail(
+            blocks, FURNITURE, min_position=0.1, resume_chars=200, outranked=outranked
+        )
+
+    assert cut(blocks) == (*blocks[:2], *blocks[4:6])  # the box went, comments ended it
+    assert cut(blocks, outranked=False) == blocks[:2]
+    # A heading of the same rank, or a higher one without prose after it: the end.
+    same = (*blocks[:4], Block("h3", "<h3>Day 2</h3>", "Day 2"), *blocks[5:])
+    assert cut(same) == blocks[:2]
+    assert cut((*blocks[:5], Block("p", "<p>Short.</p>", "Short."))) == blocks[:2]
+
+
+@pytest.mark.parametrize(
+    ("text", "furniture"),
+    [
+        ("Filed under: Best Of, Japan, Travel Guides", True),
+        ("Tags: Employment, Health & Fitness, Mid-sized Businesses, Paul Fenaroli", True),
+        ("Category: Gardening, Raising Your Own Food", True),
+        ("Tags help readers find posts on the same subject, as this one explains.", False),
+        ("Categories of tipping: restaurants, bars and delivery each differ.", False),
+    ],
+)
+def test_a_late_tag_line_ends_the_content(text: str, furniture: bool) -> None:
+    # wcxb-dev 4085, 0297, 4659: a tag line ("Filed under: ...") closed the kept
+    # article; as a label of more than six words it was no furniture.
+    long = "The article's only paragraph, long enough to carry the page. " * 4
+    blocks = _text_blocks(("p", long), ("p", text), ("p", "Your email will not be published."))
+    tags = re.compile(r"\W*+(?:tags?|filed under|categories|category)\s*+:")
+    cut = cut_furniture_tail(
+        blocks, FURNITURE, min_position=0.4, max_label_words=6, tag_lines=tags, max_tag_chars=200
+    )
+    assert cut == (blocks[:1] if furniture else blocks)
