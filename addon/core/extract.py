@@ -322,7 +322,9 @@ def preprocess(root: etree._Element, extend: ExtendParams) -> Preprocessed:
         place_streamed=extend.place_streamed,
     )
     if extend.drop_chrome:
-        drop_chrome(root, max_share=extend.chrome_max_share)
+        drop_chrome(
+            root, max_share=extend.chrome_max_share, signup_max_chars=extend.signup_max_chars
+        )
     # Read once for both steps (the tree does not change between them), with every
     # class/id word either may ask about.
     names = page_names(root, all_furniture_words(extend))

@@ -40,9 +40,15 @@ _OVERLAY_VALUES = MappingProxyType({"role": ("dialog", "alertdialog"), "aria-mod
 
 
 def drop_chrome(
-    root: etree._Element, *, max_share: float = 0.3, max_label_chars: int = 200
+    root: etree._Element,
+    *,
+    max_share: float = 0.3,
+    max_label_chars: int = 200,
+    signup_max_chars: int = 0,
 ) -> None:
     """Remove nav/aside/footer/header outside any <article> and all form controls; unwrap forms."""
+    if signup_max_chars:
+        drop_all(root, signup_boxes(root, max_chars=signup_max_chars))
     # Furniture outside the article, and overlays (cookie banners, newsletter
     # pop-ups), which announce themselves as dialogs.
     chrome = [
@@ -56,6 +62,48 @@ def drop_chrome(
     drop_all(root, holding_little(chrome, root, max_share=max_share), *CONTROLS)
     drop_labelled_controls(root, max_label_chars=max_label_chars)
     drop_skip_links(root)
+
+
+def signup_boxes(root: etree._Element, *, max_chars: int) -> list[etree._Element]:
+    """Return the boxes around the forms that ask for an email address or a phone number:
+    a newsletter's or an offer's sign-up, its pitch and its small print with it."""
+    # A form asking for an address is no part of an article; the words around it
+    # ("Be the first to know!", "By signing up, you agree ...") are its box's, up
+    # to the widest ancestor of at most `max_chars` of text.
+    boxes: list[etree._Element] = []
+    for form in root.iter("form"):
+        if not any(_asks_address(field) for field in form.iter("input")):
+            continue
+        box = form
+        for up in form.iterancestors():
+            if up.tag in _BOX_LIMITS or text_length(up) > max_chars or _holds_h1(up):
+                break
+            box = up
+        boxes.append(box)
+    return boxes
+
+
+def _holds_h1(element: etree._Element) -> bool:
+    """Tell whether an element holds an h1: the page's headline is no sign-up's."""
+    return next(element.iter("h1"), None) is not None
+
+
+def _asks_address(field: etree._Element) -> bool:
+    """Tell whether a form field asks for an email address or a phone number."""
+    # A shop's quantity field is a "tel" too, for the phone's number pad: a phone
+    # field names itself so ("phone", "mobile", "sms") in its name, label or model.
+    kind = (field.get("type") or "").strip().lower()
+    if kind != "tel":
+        return kind == "email"
+    said = " ".join(str(value) for name, value in field.items() if name != "type").lower()
+    return any(word in said for word in _PHONE_WORDS)
+
+
+_PHONE_WORDS = ("phone", "mobile", "sms")
+
+
+# A sign-up box never reaches past these.
+_BOX_LIMITS = frozenset({"article", "main", "body", "html"})
 
 
 # Links into the page itself, and the words a skip link starts with.

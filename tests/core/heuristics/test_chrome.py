@@ -110,3 +110,45 @@ def test_a_button_beside_a_headings_text_or_opening_an_empty_panel_goes() -> Non
         '<h3><button aria-controls="a4">Where?</button></h3><div id="a4">Online.</div>'
     )
     assert _text_after_chrome(page) == "Outcomes Jobs. Where? Online."
+
+
+_STORY = "<p>" + "The story's own paragraph, long enough to be the article. " * 12 + "</p>"
+
+
+def _text_after(body: str, *, signup_max_chars: int = 400) -> str:
+    root = lxml.html.document_fromstring(f"<body>{body}</body>")
+    drop_chrome(root, max_share=0.5, signup_max_chars=signup_max_chars)
+    return " ".join(" ".join(root.itertext()).split())
+
+
+def test_a_sign_up_box_inside_the_article_goes_whole() -> None:
+    # wcxb-dev 0477: an SMS deals box between a story's paragraphs kept its pitch,
+    # its line twice and its small print.
+    box = (
+        "<div class='deals'><div>Be the first to know!</div><p>Get deals texted to you!</p>"
+        "<form><input type='tel' x-model='phone'><button>Sign Me Up</button></form>"
+        "<div>By signing up, you agree to receive recurring messages.</div></div>"
+    )
+    text = _text_after(f"<article><h1>Title</h1>{_STORY}{box}{_STORY}</article>")
+    assert "first to know" not in text and "By signing up" not in text
+    assert text.count("The story's own paragraph") == 24
+    assert "Be the first to know!" in _text_after(
+        f"<article><h1>Title</h1>{_STORY}{box}{_STORY}</article>", signup_max_chars=0
+    )
+
+
+def test_a_quantity_field_or_a_search_is_no_sign_up() -> None:
+    # wcxb-dev 0605: a shop's order form has a "tel" field for the quantity.
+    order = "<div><p>Colour: Cocoa, Indigo</p><form><input type='tel' name='qty[]'></form></div>"
+    search = "<div><p>Find a recipe</p><form><input type='search' name='q'></form></div>"
+    text = _text_after(f"<article><h1>Title</h1>{_STORY}{order}{search}</article>")
+    assert "Colour: Cocoa, Indigo" in text and "Find a recipe" in text
+
+
+def test_a_sign_up_box_stops_short_of_the_headline_and_of_long_text() -> None:
+    form = "<form><input type='email'></form>"
+    small_page = f"<section><h1>Packaging design</h1><p>Get a free audit</p>{form}</section>"
+    assert "Packaging design" in _text_after(small_page)
+    beside = f"<div>{_STORY}<div><p>Subscribe to the newsletter</p>{form}</div></div>"
+    text = _text_after(f"<article><h1>Title</h1>{beside}</article>")
+    assert "The story's own paragraph" in text and "Subscribe" not in text
