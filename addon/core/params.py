@@ -204,9 +204,12 @@ class TitleParams:
     trim_min_share: float = 0.0
     # ... when what stands before that title is an element of its own of at most this
     # many words (a kicker, a date, a badge) and what follows starts with a separator
-    # or a bracket (6: the same .785 on even). Up to three words in the same text too:
-    # .791 on even, but it cuts real headlines' first words ("The", a brand); no
-    # condition on either side, the <title>'s other parts offered too: .777.
+    # or a bracket (6: the same .785 on even). Loose text before the title counts as such
+    # a label when the title is an element of its own ("<h1>Thread: <span>Title</span>"):
+    # even unchanged (no page changes), odd .7803 -> .7817 (0533 gained). Up to three
+    # words in the same text too: .791 on even, but it cuts real headlines' first words
+    # ("The", a brand); no condition on either side, the <title>'s other parts offered
+    # too: .777.
     trim_max_label_words: int = 3
     # An element whose text is the <title>'s last part, when that part is not its
     # longest one, is the site name ("Defining Shared Behavior - The Book" beside a
@@ -219,11 +222,16 @@ class TitleParams:
     # Remove soft hyphens and zero-width characters from a candidate's text before it
     # is scored and shown: they split its words for the measures and no reader sees them.
     # Headline exact match, off: even .792 / odd .779; on: .793 / .779 (word F1 and the
-    # auto decision unchanged).
+    # auto decision unchanged). An embedding or isolate around a whole text in the text's
+    # own direction goes too, from the <title>'s part as well ("\u202aGeoffrey
+    # Hinton\u202c"): even unchanged (no page changes), odd .7817 -> .7830 (2917 gained).
     drop_invisible: bool = False
     # A chosen element's text is cut at its last " | " when at most this many words
     # follow (a section, an edition); 0 = off. Headline exact match, off: even .793 /
-    # odd .779; 2: .796 / .779; on even 1 and 3: .795 (3 cuts a subtitle).
+    # odd .779; 2: .796 / .779; on even 1 and 3: .795 (3 cuts a subtitle). The cut comes
+    # before `trim_min_share`'s, whose share is then of the text without the tail ("Moon
+    # Silver" of "Classic II Moon Silver | 44MM"): even .8013 -> .8026 (0586 gained, none
+    # lost), odd unchanged (no page changes).
     pipe_tail_max_words: int = 0
     # Without an element scoring `min_heading_score`, og:title is the headline instead
     # of the <title>'s longest part when it is one of the <title>'s other parts and has
@@ -238,6 +246,28 @@ class TitleParams:
     # unchanged (no page changes), odd .7790 -> .7803 (one gained, none lost). An h1
     # so named is left to the scores: on even ids two such h1s are not the reference.
     stated_heading: bool = False
+    # Without an element scoring `min_heading_score`, a heading whose text is one side of
+    # the <title>'s "A: B" (the part the fallback would show) is the headline when no
+    # heading shows the other side: the colon set off a label there ("Browse subject:
+    # Hardware -- Catalogs" over an h2 "Hardware -- Catalogs"). Headline exact match: even
+    # unchanged (no page changes), odd .7830 -> .7844 (4533 gained, none lost). Without the
+    # condition on the other side even +1 (2982, whose h1 "Jimmy" has an h2 subtitle), but
+    # readability-even's medium-1 lost (its h2 and h4 show the two sides: one headline).
+    colon_part_heading: bool = False
+    # Without an element scoring `min_heading_score`, the page's one h1 is the headline
+    # instead of the <title>'s longest part when the <title> has two parts or more, no
+    # og:title nor JSON-LD headline states one, the longest part appears nowhere in the
+    # page's text and the h1 matches the <title> at most this much: the <title> is the
+    # site's name and tagline ("Reddit - The heart of the internet" over a post's h1).
+    # None = off. Headline exact match: even .8026 -> .8040 (4008 gained, none lost), odd
+    # .7844 -> .7884 (0561, 0563, 2839 gained, none lost). On even 0 to .15 change the same
+    # page, .25 loses one (0180, whose h1 names the school beside the <title>'s course);
+    # .15 lets the h1 share a word such as "the" (odd 0561). Measured on even with a
+    # one-part <title> allowed: without the metadata condition +3 / -7, without the one
+    # on the page's text +2 / -1; a one-part <title> itself gains one on even (4508) but
+    # loses 12 of readability-even's synthetic pages ("Base URL test" over an h1 "Lorem":
+    # title = Firefox's 66.7% -> 46.0% of all pages).
+    branded_title_max_match: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -487,6 +517,8 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             pipe_tail_max_words=2,
             og_part_min_words=2,
             stated_heading=True,
+            colon_part_heading=True,
+            branded_title_max_match=0.15,
         ),
         extend=ExtendParams(
             enclose_headline=True,

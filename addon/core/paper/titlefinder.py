@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -82,6 +83,19 @@ _TITLE_SEPARATORS = re.compile(r"\s+(?:\||-|–|—|::|·|•|»|«|/|~)\s+|\s*\
 # word), zero-width spaces, word joiners and byte-order marks. Zero-width joiners and
 # non-joiners stay: Persian, Indic scripts and emoji sequences need them to render.
 _INVISIBLE = str.maketrans(dict.fromkeys("\xad\u200b\u2060\ufeff"))
+# Bidirectional embeddings and isolates that may wrap a whole text ("\u202aGeoffrey
+# Hinton\u202c" in a <title>), with the direction they set (None: the text's own, FSI)
+# and the mark that closes them. Overrides are left alone: they reorder what they hold.
+_EMBEDDINGS: dict[str, tuple[str | None, str]] = {
+    "\u202a": ("L", "\u202c"),
+    "\u202b": ("R", "\u202c"),
+    "\u2066": ("L", "\u2069"),
+    "\u2067": ("R", "\u2069"),
+    "\u2068": (None, "\u2069"),
+}
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+# Unicode bidirectional classes of the strong characters, by the direction they set.
+_STRONG = {"L": "L", "R": "R", "AL": "R"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -551,8 +565,32 @@ def _element_candidate(element: etree._Element, params: TitleParams) -> _Candida
 def without_invisible(text: str) -> str:
     """Remove the characters a page shows as nothing (soft hyphens, zero-width spaces)."""
     # A soft hyphen splits a word for the measures ("assis", "tance") and stays in the
-    # headline's text, where the reader sees none.
-    return " ".join(text.translate(_INVISIBLE).split())
+    # headline's text, where the reader sees none. An embedding around the whole text in
+    # the text's own direction changes nothing on screen either.
+    return _unwrapped(" ".join(text.translate(_INVISIBLE).split()))
+
+
+def _unwrapped(text: str) -> str:
+    """Remove an embedding or isolate around a whole text that sets the text's own direction."""
+    opening = _EMBEDDINGS.get(text[:1])
+    if opening is None or len(text) < 2:
+        return text
+    direction, closer = opening
+    inner = text[1:-1]
+    if text[-1] != closer or _BIDI_CONTROLS.search(inner) is not None:
+        return text
+    if direction is not None and _first_strong(inner) != direction:
+        return text
+    return inner.strip()
+
+
+def _first_strong(text: str) -> str | None:
+    """Return the direction ("L" or "R") of a text's first strongly directed character."""
+    for char in text:
+        direction = _STRONG.get(unicodedata.bidirectional(char))
+        if direction is not None:
+            return direction
+    return None
 
 
 def _drop_full_stop(sentence: str) -> str:
@@ -673,16 +711,97 @@ def _find_improved(
         return Headline(text, agreed, best_score, "stated-heading")
     if best is not None and (best_score >= params.min_heading_score or not has_core):
         candidate = best.candidate
-        text = _trimmed(candidate, (title.whole, title.core, *stated[1:]), params)
-        if params.pipe_tail_max_words:
+        text = candidate.text
+        if params.pipe_tail_max_words:  # first: the share of a stated title is of the rest
             text = cut_pipe_tail(text, max_words=params.pipe_tail_max_words)
+        text = _trimmed(text, candidate.element, (title.whole, title.core, *stated[1:]), params)
         return Headline(text, candidate.element, best_score, f"headings-{params.method}")
     if not has_core:
         return None
+    stated_titles = (og_title, ld_headline)
+    return _title_fallback(root, title, queries, params, stated=stated_titles, score=best_score)
+
+
+def _title_fallback(
+    root: etree._Element,
+    title: TitleParts,
+    queries: Sequence[_Query],
+    params: TitleParams,
+    *,
+    stated: tuple[str | None, str | None],
+    score: float,
+) -> Headline:
+    """Return the <title>'s part that names the page, or the heading that states it better."""
+    og_title, ld_headline = stated
     # No element matches well: the page shows no headline, and the <title> without its
     # site name is the closest thing to one (the reference headline on 23% of wcxb-dev).
     text = stated_part(title, og_title, min_words=params.og_part_min_words) or title.core
-    return Headline(text, None, best_score, "title-part")
+    if params.drop_invisible and not text.isascii():
+        text = without_invisible(text) or text
+    top = _top(root)
+    found = _colon_part_heading(top, text, params) if params.colon_part_heading else None
+    limit = params.branded_title_max_match
+    if found is None and limit is not None and not og_title and not ld_headline:
+        found = _branded_title_h1(top, title, queries, params, max_match=limit)
+    return found or Headline(text, None, score, "title-part")
+
+
+def _colon_part_heading(top: etree._Element, text: str, params: TitleParams) -> Headline | None:
+    """Return a heading that is one side of the <title> part's "A: B" and shows it alone."""
+    # The element is not given: enclosing the content at it cut the text of pages whose
+    # content is that heading and little more (word F1 on wcxb-dev even 2982 .755 -> .697).
+    head, colon, tail = text.partition(": ")
+    sides = (_comparable(head), _comparable(tail))
+    if not colon or not all(sides):
+        return None
+    shown = {_comparable(found.text): found.text for found in _heading_candidates(top, params)}
+    for side, other in (sides, sides[::-1]):
+        if side in shown and not any(_overlaps(other, seen) for seen in shown):
+            return Headline(shown[side], None, 0.0, "colon-part")
+    return None
+
+
+def _heading_candidates(top: etree._Element, params: TitleParams) -> list[_Candidate]:
+    """Return up to `max_candidates` h1-h6 outside page furniture as candidates, in order."""
+    found: list[_Candidate] = []
+    for heading in top.iter(*HEADING_TAGS):
+        candidate = _element_candidate(heading, params)
+        if candidate is not None and not _in_chrome(heading):
+            found.append(candidate)
+            if len(found) >= params.max_candidates:
+                break
+    return found
+
+
+def _overlaps(text: str, heading: str) -> bool:
+    """Tell whether a heading holds a text or is part of it ("Open Journalism Project:")."""
+    heading = heading.rstrip(":").strip()
+    return bool(heading) and (text in heading or heading in text)
+
+
+def _branded_title_h1(
+    top: etree._Element,
+    title: TitleParts,
+    queries: Sequence[_Query],
+    params: TitleParams,
+    *,
+    max_match: float,
+) -> Headline | None:
+    """Return the page's one h1 when the <title> is a site's name and tagline, not on the page."""
+    # "Reddit - The heart of the internet": the longest part is nowhere in the page's text,
+    # and the h1 shares at most a word such as "the" with the <title>. A one-part <title>
+    # is a page's own more often ("Base URL test" over "<h1>Lorem</h1>" on
+    # readability-even, where Firefox shows the <title>). The element is not given: the
+    # content enclosed at it lost the post that is the h1 alone (wcxb-dev 0561 .93 -> .12).
+    h1s = [found for h1 in top.iter("h1") if (found := _element_candidate(h1, params))]
+    if len(h1s) != 1 or not title.others:
+        return None
+    h1 = h1s[0]
+    h1_terms = terms(h1.tokens)
+    match = max(query.weight * tf_cosine(terms(query.tokens), h1_terms) for query in queries)
+    if match > max_match or _comparable(title.core) in _comparable(text_content(top)):
+        return None
+    return Headline(h1.text, None, match, "lone-h1")
 
 
 def _stated_heading(
@@ -726,14 +845,15 @@ def stated_part(title: TitleParts, og_title: str | None, *, min_words: int) -> s
     return og if whole != folded and whole.endswith(": " + folded) else None
 
 
-def _trimmed(candidate: _Candidate, stated: Sequence[str], params: TitleParams) -> str:
+def _trimmed(
+    text: str, element: etree._Element | None, stated: Sequence[str], params: TitleParams
+) -> str:
     """Return a chosen element's text, cut to the stated title it holds when that is set off."""
     # The <title>'s parts other than its core are not offered: they name the site.
     if params.trim_min_share <= 0:
-        return candidate.text
-    element = candidate.element
+        return text
     return trim_to_stated(
-        candidate.text,
+        text,
         stated,
         min_share=params.trim_min_share,
         labels=heading_labels(element) if element is not None else frozenset(),
@@ -752,6 +872,8 @@ def trim_to_stated(
     """Cut a headline to the longest stated title it holds, if the rest is a label or a tail."""
     # A heading often carries a kicker ("News", "Title:"), a date, a byline or the site
     # name beside the headline, which the page's <title> or og:title state without them.
+    # The kicker is an element of its own, or loose text before the title that is one
+    # ("<h1>Thread: <span>Title</span></h1>").
     # The cut keeps the heading's own characters (its typography), matched with quotes
     # folded and case ignored; a lowercasing that changes the length gives up.
     folded = _fold(text)
@@ -767,8 +889,11 @@ def trim_to_stated(
         if start < 0 or not _is_tail(text[start + size :], labels):
             continue
         before = text[:start].strip()
-        if not before or (before in labels and len(tokenize(before)) <= max_label_words):
-            best = text[start : start + size]
+        piece = text[start : start + size]
+        if not before or (
+            (before in labels or piece in labels) and len(tokenize(before)) <= max_label_words
+        ):
+            best = piece
     return best or text
 
 

@@ -632,4 +632,100 @@ def test_without_a_matching_element_og_title_part_beats_the_site_tagline() -> No
     assert plain is not None and plain.text == "Forum for Electric Skateboard Builders"
 
 
+def test_trim_drops_a_loose_label_before_a_title_that_is_an_element_of_its_own() -> None:
+    # "<h1>Thread: <span>What do you pay for hosting?</span></h1>": the title stands
+    # in an element of its own, the label before it is the heading's loose text.
+    text = "Thread: What do you pay for hosting?"
+    stated = ["What do you pay for hosting?"]
+    assert trim_to_stated(text, stated, min_share=0.5) == text
+    labels = frozenset(stated)
+    assert trim_to_stated(text, stated, min_share=0.5, labels=labels) == stated[0]
+    assert trim_to_stated(text, stated, min_share=0.5, labels=labels, max_label_words=0) == text
+
+
+def test_pipe_tail_is_cut_before_the_heading_is_trimmed_to_og_title() -> None:
+    html = (
+        "<title>Classic by Maker, Clean Watches in Moon Silver | Maker</title><body><h1>"
+        "<span>Classic</span> <span>Moon Silver | <span>44MM</span></span></h1></body>"
+    )
+    params = replace(IMPROVED, trim_min_share=0.5, pipe_tail_max_words=2)
+    headline = _improved(html, params, og_title="Moon Silver")
+    assert headline is not None and headline.text == "Moon Silver"
+
+
+def test_without_invisible_drops_an_embedding_around_a_text_of_its_own_direction() -> None:
+    assert without_invisible("\u202aGeoffrey Hinton\u202c") == "Geoffrey Hinton"
+    assert without_invisible("\u2067\u05e9\u05dc\u05d5\u05dd\u2069") == "\u05e9\u05dc\u05d5\u05dd"
+    # An embedding against the text's own direction, or one inside it, shapes the display.
+    rtl_in_ltr = "\u202a\u05e9\u05dc\u05d5\u05dd!\u202c"
+    assert without_invisible(rtl_in_ltr) == rtl_in_ltr
+    inner = "Go \u202bto\u202c now"
+    assert without_invisible(inner) == inner
+
+
+def test_title_part_fallback_drops_the_embeddings_around_each_part() -> None:
+    title = "\u202aGeoffrey Hinton\u202c - \u202aGoogle Scholar\u202c"
+    html = f"<title>{title}</title><body><p>x</p></body>"
+    headline = _improved(html, replace(IMPROVED, drop_invisible=True))
+    assert headline is not None and headline.text == "Geoffrey Hinton"
+    assert headline.method == "title-part"
+
+
+BRANDED = (
+    "<title>Chatter - The heart of the web</title><body><header><a href='/'>Chatter</a>"
+    "</header><main><h1>Best laptop for college?</h1><p>Battery life matters most.</p>"
+    "</main></body>"
+)
+
+
+def test_lone_h1_beats_a_title_that_names_the_site_alone() -> None:
+    params = replace(IMPROVED, branded_title_max_match=0.15)
+    headline = _improved(BRANDED, params)
+    assert headline is not None and headline.text == "Best laptop for college?"
+    # Its text only: the content is chosen as without a headline element.
+    assert headline.element is None and headline.method == "lone-h1"
+    off = _improved(BRANDED)
+    assert off is not None and off.text == "The heart of the web"
+
+
+def test_lone_h1_needs_a_title_without_metadata_absent_from_the_page() -> None:
+    params = replace(IMPROVED, branded_title_max_match=0.15)
+    for og, ld in (("Chatter Posts", None), (None, "Chatter Posts")):
+        stated = _improved(BRANDED, params, og_title=og, ld_headline=ld)
+        assert stated is not None and stated.method == "title-part"
+    shown = BRANDED.replace("Battery life", "The heart of the web: battery life")
+    kept = _improved(shown, params)
+    assert kept is not None and kept.text == "The heart of the web"
+    two = BRANDED.replace("<p>Battery", "<h1>Reviews</h1><p>Battery")
+    kept = _improved(two, params)
+    assert kept is not None and kept.text == "The heart of the web"
+    # A one-part <title> is the page's own more often ("Base URL test" over "Lorem").
+    alone = BRANDED.replace("Chatter - ", "")
+    kept = _improved(alone, params)
+    assert kept is not None and kept.text == "The heart of the web"
+
+
+def test_title_part_fallback_takes_a_heading_that_states_one_side_of_a_colon() -> None:
+    html = (
+        "<title>Browse subject: Hardware -- Catalogs | Online Books</title><body>"
+        "<nav><a href='/'>Online Books</a></nav><h2>Hardware -- Catalogs</h2><p>Books.</p></body>"
+    )
+    params = replace(IMPROVED, colon_part_heading=True)
+    headline = _improved(html, params)
+    assert headline is not None and headline.text == "Hardware -- Catalogs"
+    assert headline.element is None and headline.method == "colon-part"
+    off = _improved(html)
+    assert off is not None and off.text == "Browse subject: Hardware -- Catalogs"
+
+
+def test_colon_part_heading_leaves_a_title_whose_headings_show_both_sides() -> None:
+    # "<h2>Open Journalism Project:</h2><h4>Better Student Journalism</h4>": one headline.
+    html = (
+        "<title>The Open Journalism Project: Better Student Journalism</title><body>"
+        "<h2>Open Journalism Project:</h2><h4>Better Student Journalism</h4><p>x</p></body>"
+    )
+    headline = _improved(html, replace(IMPROVED, colon_part_heading=True))
+    assert headline is not None and headline.method == "title-part"
+
+
 # --- The compiled heading text and its Python twin -----------------------------
