@@ -47,6 +47,7 @@ from addon.core.output.furniture import (
     cut_furniture_tail,
     drop_date_lines,
     drop_repeated_blocks,
+    drop_share_labels,
     drop_twin_figures,
     furniture_pattern,
 )
@@ -424,6 +425,10 @@ def _output(found: _Found, extend: ExtendParams) -> _Output:
     if extend.min_repeat_chars:
         kept = drop_repeated_blocks(blocks, min_chars=extend.min_repeat_chars)
         left_out += _left_out(blocks, kept, "a run of blocks repeating an earlier run")
+        blocks = kept
+    if extend.share_labels:
+        kept = drop_share_labels(blocks, furniture_pattern(extend.share_labels))
+        left_out += _left_out(blocks, kept, "a share bar's label, its buttons gone")
         blocks = kept
     if extend.drop_twin_figures:
         kept = drop_twin_figures(blocks)

@@ -109,6 +109,8 @@ TAG_LINE_LABELS = r"\W*+(?:tags?|tagged|filed under|categories|category)\s*+:"
 # "More related stories" ends a story on Salon's pages and opens the teaser
 # strips and slide shows after it (readability-even salon-1: word F1 against
 # Firefox 0.932 -> 0.980; wcxb-dev even unchanged, odd one page up, 0393).
+# A share bar's label alone, in a heading's words: "Share", "Share this story".
+SHARE_LABELS = r"share(?: this(?: (?:story|article|post|page|recipe|video))?)?"
 FURNITURE_HEADINGS = (
     f"(?:related|similar|recommended)(?: {_FURNITURE_NOUNS})?|"
     r"you (?:may|might|will|ll) (?:also )?(?:like|enjoy|be interested)\b.*|"
@@ -117,7 +119,8 @@ FURNITURE_HEADINGS = (
     f"(?:recent|latest|popular|trending) {_FURNITURE_NOUNS}|read (?:this )?next|"
     "(?:leave|add|post|write|submit) (?:a |your )?(?:reply|comment|response)s?|"
     "join the (?:conversation|discussion)|what do you think|"
-    r"share(?: (?:this|the|with)\b.*)?|tags?|tagged|filed under|categories|"
+    r"share(?: this\b.*| with\b.*| the (?:story|article|post|page|love)\b.*)?|"
+    "tags?|tagged|filed under|categories|"
     r"subscribe\b.*|sign up\b.*newsletters?\b.*|(?:\w+ )?newsletters?|"
     r"about the (?:author|writer)s?|follow us\b.*|like this|"
     # the feedback prompt that closes an article (a source list is kept: readers
@@ -391,6 +394,9 @@ class ExtendParams:
     # Leave out a captioned figure that repeats the one right before it (the same
     # image files, the same caption): a photo served at two sizes.
     drop_twin_figures: bool = False
+    # Leave out the headings and paragraphs whose words are this pattern's whole: a
+    # share bar's label, its buttons gone ("Share this story"); "" = none.
+    share_labels: str = ""
     # Remove elements whose class/id words name them as the page's footer (sites
     # build it from divs, which the chrome step does not know); empty = off.
     footer_words: Words = frozenset()
@@ -616,6 +622,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # off: readability-even theverge showed its lead photo twice; on: once;
             # wcxb-dev words and every other page's view unchanged but 0199 and 4074
             drop_twin_figures=True,
+            share_labels=SHARE_LABELS,
             # off: even .8387 / odd .8398 (article .9487 / .9395, must-not snippets
             # kept 11.2% / 11.6%); on: .8408 / .8402 (article .9494 / .9404, must-not
             # 10.0% / 10.8%). The share 0.05: even .8400, 0.1: .8402, 0.3: .8408,

@@ -228,6 +228,27 @@ def drop_repeated_blocks(
     return tuple(kept)
 
 
+def drop_share_labels(blocks: Sequence[Block], pattern: re.Pattern[str]) -> tuple[Block, ...]:
+    """Leave out the headings and paragraphs that are a share bar's label alone ("Share",
+    "Share this story"): its buttons are gone from the reader view."""
+    # Left where they stood, not ending the content: a thread repeats "Share" under
+    # every post, a story's bar stands above its first paragraph (readability-even
+    # theverge's h2 "Share this story"). No wcxb-dev reference holds such a line.
+    return tuple(
+        block
+        for block in blocks
+        if not (
+            (block.kind == "p" or block.kind in HEADINGS)
+            and len(block.text) <= _MAX_LABEL_CHARS
+            and pattern.fullmatch(" ".join(_TOKEN_RE.findall(block.text.lower()))) is not None
+        )
+    )
+
+
+# Longer than any share label: the text is not even lowered and cut into words.
+_MAX_LABEL_CHARS = 40
+
+
 def drop_twin_figures(blocks: Sequence[Block]) -> tuple[Block, ...]:
     """Leave out a figure that repeats the one right before it: the same image files under
     the same caption, a photo served at two sizes."""

@@ -14,10 +14,11 @@ from addon.core.output.furniture import (
     cut_furniture_tail,
     drop_date_lines,
     drop_repeated_blocks,
+    drop_share_labels,
     drop_twin_figures,
     furniture_pattern,
 )
-from addon.core.params import FURNITURE_BOX_HEADINGS, FURNITURE_HEADINGS
+from addon.core.params import FURNITURE_BOX_HEADINGS, FURNITURE_HEADINGS, SHARE_LABELS
 from addon.core.result import Block
 
 FURNITURE = furniture_pattern(FURNITURE_HEADINGS)
@@ -91,6 +92,8 @@ _LABEL_GAPS = st.sampled_from([" ", "", "? ", ", ", "-", "\u0307", "  "])
         ("About the Author", True),
         ("Related work", False),
         ("Sharing the load", False),
+        ("Share the load", False),
+        ("Share the story", True),
         ("More on the budget", False),
         ("How to write a newsletter that people read", False),
         ("Comments on the draft law", False),
@@ -395,3 +398,27 @@ def test_a_late_tag_line_ends_the_content(text: str, furniture: bool) -> None:
         blocks, FURNITURE, min_position=0.4, max_label_words=6, tag_lines=tags, max_tag_chars=200
     )
     assert cut == (blocks[:1] if furniture else blocks)
+
+
+SHARE = furniture_pattern(SHARE_LABELS)
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "label"),
+    [
+        ("h2", "Share this story", True),
+        ("p", "Share:", True),
+        ("p", "SHARE", True),
+        ("p", "Share this post", True),
+        ("h2", "Share the load", False),
+        ("p", "Share your thoughts on the draft below.", False),
+        ("h3", "Shares and dividends", False),
+    ],
+)
+def test_a_share_bars_label_alone_goes_wherever_it_stands(
+    kind: str, text: str, label: bool
+) -> None:
+    # readability-even theverge: an h2 "Share this story" above the lead photo.
+    blocks = _text_blocks(("p", "The story's first paragraph."), (kind, text), ("p", "Its second."))
+    kept = drop_share_labels(blocks, SHARE)
+    assert kept == ((blocks[0], blocks[2]) if label else blocks)
