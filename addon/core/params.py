@@ -318,6 +318,9 @@ class ExtendParams:
     # ... and a paragraph that is a sentence around its links: words beside them
     # and a full stop, "Read more about ad blocking here." (tree.py `_link_sentence`).
     spare_link_sentences: bool = False
+    # ... and a linked heading between kept text and a kept heading of its rank: a
+    # section's title that links to what it names.
+    spare_section_links: bool = False
     # Chrome holding more than this share of the page's text is kept: it is
     # the page itself nested in a <header> left open, not furniture.
     chrome_max_share: float = 0.3
@@ -569,6 +572,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # -nightly-blog), .8545297 / .8526155 (.9532733 / .9466545); must-not
             # snippets unchanged, must-have +1 odd
             spare_link_sentences=True,
+            spare_section_links=True,
             # off: even .8191 / odd .8225; alone: .8277 / .8315 (service .787 / .772
             # -> .817 / .810); with the furniture headings below: .8312 / .8327
             keep_unselected_within=True,

@@ -191,17 +191,37 @@ def _dense_within(
         else set()
     )
     sentences = extend.spare_link_sentences
+    headings = extend.spare_section_links
     return {
         i
         for i in dense
         if not (
             i in styled
             or (sentences and _link_sentence(lines[i]))
+            or (headings and _linked_section_title(lines, i, content))
             or _item_list(lines[i].element) in lists
             or (i in lone and (_among_siblings(lines, i) or _row_value(lines[i])))
         )
     }
 
+
+
+def _linked_section_title(lines: Sequence[Line], index: int, content: set[int]) -> bool:
+    """Tell whether a linked heading titles a section of the content: kept text before it,
+    and a kept heading of its rank, its sibling, right after it."""
+    # readability-even firefox-nightly-blog: "Resolved bugs (excluding employees)", an
+    # h4 that links to the bug list, between "Introductions" and "Fixed more than one
+    # bug". A teaser's linked title has its teaser after it; a list of linked
+    # headings has more of them, no kept heading.
+    line = lines[index]
+    if line.tag not in HEADING_TAGS:
+        return False
+    before = next((i for i in range(index - 1, -1, -1) if lines[i].t1 > 0), None)
+    after = next((i for i in range(index + 1, len(lines)) if lines[i].t1 > 0), None)
+    if before not in content or after not in content or after is None:
+        return False
+    following = lines[after]
+    return following.tag == line.tag and following.element.getparent() is line.element.getparent()
 
 
 def _link_sentence(line: Line, *, min_own_chars: int = 3) -> bool:

@@ -361,6 +361,23 @@ def test_a_sentence_around_a_link_at_the_contents_end_is_kept() -> None:
     back = closing.replace(sentence, "<a href='/'>Back to the blog</a> »")
     assert "Back to the blog" not in _list_text(back, on)
 
+
+
+def test_a_linked_heading_between_kept_text_and_a_heading_of_its_rank_is_kept() -> None:
+    # readability-even firefox-nightly-blog: an h4 that links to a bug list, between
+    # a section's list and the next h4, went as a link line.
+    prose = "<p>" + "A paragraph of the story's prose, long enough to count. " * 6 + "</p>"
+    section = (
+        f"<div id='post'>{prose}<h4>Welcomes</h4><ul><li>{'Amy joins the team. ' * 4}</li></ul>"
+        "<h4><a href='/bugs'>Resolved bugs</a></h4>"
+        f"<h4>Fixed more than one bug</h4>{prose}</div>"
+    )
+    on = replace(_WITHIN, spare_within_subtree=True, spare_section_links=True)
+    assert "Resolved bugs" in _list_text(section, on)
+    assert "Resolved bugs" not in _list_text(section, replace(on, spare_section_links=False))
+    teaser = section.replace("<h4>Fixed more than one bug</h4>", "")  # prose after it
+    assert "Resolved bugs" not in _list_text(teaser, on)
+
 # A data table between paragraphs whose first column links each row's subject:
 # DANAg selects the prose, the subtree brings back the table's rows.
 _TABLE = (
