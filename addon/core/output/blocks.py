@@ -570,9 +570,18 @@ def drop_empty_items(holder: Element) -> None:
     # texts is a line break, which it keeps.
     empty = [
         el
-        for el in holder.iter(*EMPTIED_TAGS)
-        if not has_text(el) and next(el.iter("img", "hr"), None) is None
+        for el in holder.iter(*EMPTIED_TAGS, *EMPTIED_INLINE_TAGS)
+        if not has_text(el)
+        and next(el.iter("img", "hr"), None) is None
+        and (el.tag in EMPTIED_TAGS or el.get("id") is None)
     ]
+    inline = [el for el in empty if el.tag in EMPTIED_INLINE_TAGS]
+    if inline:
+        # Unwrapped, not removed: a space inside one still parts the words beside it.
+        for el in inline:
+            el.tag = UNWRAP
+        etree.strip_tags(holder, UNWRAP)
+        empty = [el for el in empty if el.tag != UNWRAP]
     for el in empty:
         if el.tag == "p" and _follows_text(el, set()) and _leads_to_text(el, set()):
             el.text = None  # it holds blank text and empty elements only
@@ -589,6 +598,13 @@ def drop_empty_items(holder: Element) -> None:
 # cell stays, to keep its columns.
 EMPTIED_TAGS = (
     "li", "dt", "dd", "tr", "p", "ul", "ol", "dl", "blockquote", "figcaption", "caption"
+)
+# ... and the phrasing elements, unless an in-page link's target: an icon font's
+# `<i class="fa ...">` left as `<i></i>`, an empty `<strong>`, and a link with no
+# text, which a screen reader announces as "link" and nothing more (axe: link-name).
+EMPTIED_INLINE_TAGS = (
+    "a", "em", "strong", "b", "i", "u", "s", "small", "sub", "sup", "mark", "code", "q",
+    "cite", "abbr", "kbd", "samp", "var", "del", "ins", "time",
 )
 
 

@@ -1051,3 +1051,25 @@ def test_an_empty_paragraph_or_sub_list_inside_a_kept_block_is_left_out() -> Non
 def test_an_empty_paragraph_between_two_texts_stays_a_line_break() -> None:
     (block,) = _blocks("<body><ul><li>Roses are red,<p> </p>violets are blue.</li></ul></body>")
     assert block.html == "<ul><li>Roses are red,<br>violets are blue.</li></ul>"
+
+
+def test_empty_phrasing_elements_are_unwrapped_their_spaces_kept() -> None:
+    # An icon font's <i class="fa ..."> is left as <i></i>; a link with no text is
+    # announced as "link" alone (axe: link-name).
+    (block,) = _blocks(
+        "<body><p><i class='fa fa-clock'></i>Two<em> </em>words and "
+        "<a href='/more'></a><strong></strong>a <a href='/x'>link</a>.</p></body>"
+    )
+    link = '<a href="https://example.com/x" rel="noopener noreferrer">link</a>'
+    assert block.html == f"<p>Two words and a {link}.</p>"
+    assert block.text == "Two words and a link."
+
+
+def test_an_empty_target_of_an_in_page_link_stays() -> None:
+    # The id of an empty <i> that no link names is gone before; the one a link names
+    # is where the link leads.
+    _, note = _blocks(
+        "<body><p>See <a href='#note-1'>note 1</a>.</p>"
+        "<p><i id='note-1'></i><i id='unnamed'></i>Note 1: the source.</p></body>"
+    )
+    assert note.html == '<p><i id="note-1"></i>Note 1: the source.</p>'
