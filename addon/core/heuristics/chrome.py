@@ -71,13 +71,20 @@ def signup_boxes(root: etree._Element, *, max_chars: int) -> list[etree._Element
     # ("Be the first to know!", "By signing up, you agree ...") are its box's, up
     # to the widest ancestor of at most `max_chars` of text.
     boxes: list[etree._Element] = []
+    # Each ancestor is measured once: the forms of a page share their ancestors.
+    too_big: set[etree._Element] = set()
+    fits: set[etree._Element] = set()
     for form in root.iter("form"):
         if not any(_asks_address(field) for field in form.iter("input")):
             continue
         box = form
         for up in form.iterancestors():
-            if up.tag in _BOX_LIMITS or text_length(up) > max_chars or _holds_h1(up):
+            if up in too_big or up.tag in _BOX_LIMITS:
                 break
+            if up not in fits and (text_length(up) > max_chars or _holds_h1(up)):
+                too_big.add(up)
+                break
+            fits.add(up)
             box = up
         boxes.append(box)
     return boxes

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import lxml.html
 
-from addon.core.heuristics.chrome import drop_chrome
+from addon.core.heuristics.chrome import drop_chrome, signup_boxes
 
 
 def _without_chrome(body: str) -> lxml.html.HtmlElement:
@@ -152,3 +152,13 @@ def test_a_sign_up_box_stops_short_of_the_headline_and_of_long_text() -> None:
     beside = f"<div>{_STORY}<div><p>Subscribe to the newsletter</p>{form}</div></div>"
     text = _text_after(f"<article><h1>Title</h1>{beside}</article>")
     assert "The story's own paragraph" in text and "Subscribe" not in text
+
+
+def test_many_forms_under_one_container_each_get_their_own_box() -> None:
+    # The forms share their ancestors, each measured once; none of them is a box.
+    form = "<div class='box'><p>Sign up</p><form><input type='email'></form></div>"
+    root = lxml.html.document_fromstring(
+        f"<body><div id='page'><h2>Posts</h2>{(_STORY + form) * 50}</div></body>"
+    )
+    boxes = signup_boxes(root, max_chars=400)
+    assert len(boxes) == 50 and {box.get("class") for box in boxes} == {"box"}
