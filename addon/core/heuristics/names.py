@@ -17,7 +17,7 @@ from itertools import accumulate
 
 from lxml import etree
 
-from addon.core.dom import attribute_value_set
+from addon.core.dom import attribute_value_set, text_content
 from addon.core.heuristics.consent import drop_consent
 from addon.core.heuristics.hiding import NAMING, drop_unless_main, owners_of
 from addon.core.params import ExtendParams, Words
@@ -99,17 +99,47 @@ _PHRASING = frozenset(
 
 
 def in_running_text(element: etree._Element) -> bool:
-    """Tell whether a phrasing element stands inside a sentence: a word beside it."""
-    parent = element.getparent()
-    if element.tag not in _PHRASING or parent is None:
+    """Tell whether a phrasing element stands inside a sentence or a program: a word or a
+    sentence's mark beside it or beside the inline elements it stands in, a sentence of its
+    own in a paragraph, or inside a <pre>."""
+    if element.tag not in _PHRASING:
         return False
+    # A study text's note links (readability-even clean-links, `<a class="popup">`)
+    # open a paragraph ("Ah Bartleby! Ah humanity</a>!"), follow a quote mark, or
+    # are the whole paragraph; a link wrapped in a coloured span is a sentence's
+    # words ("The <span><a class="external-popup">Internal Revenue Service</a></span>,
+    # provide", wcxb-dev 4880).
+    node = element
+    while node.tag in _PHRASING:
+        parent = node.getparent()
+        if parent is None:
+            return False
+        if _text_beside(node, parent):
+            return True
+        node = parent
+    # Code keeps every character: a highlighter's comment token (`<span class="comment">`,
+    # wcxb-dev 4398's "// socket closed") is the program's text, not the page's comments.
+    return node.tag == "pre" or (node.tag == "p" and is_sentence(text_content(element)))
+
+
+def _text_beside(element: etree._Element, parent: etree._Element) -> bool:
+    """Tell whether a word or a sentence's mark stands right before or after an element."""
     before = element.getprevious()
     text_before = parent.text if before is None else before.tail
-    # Words, not separators: a breadcrumb's links stand between "»" and "/".
+    # Words and sentence marks, not separators: a breadcrumb's links stand between
+    # "»" and "/".
     beside = f"{text_before or ''} {element.tail or ''}"
-    return _WORD.search(beside) is not None
+    return _WORD.search(beside) is not None or _SENTENCE_MARK.search(beside) is not None
 
 
+def is_sentence(text: str) -> bool:
+    """Tell whether a text ends as a sentence does: a full stop, question or exclamation mark,
+    with its closing quotes."""
+    return _SENTENCE_END.search(text) is not None
+
+
+_SENTENCE_MARK = re.compile(r"[!?.,;:\"\u201c\u201d\u201e]")
+_SENTENCE_END = re.compile(r"[.!?\u2026][\"'\u201d\u2019)]*\s*$")
 _WORD = re.compile(r"[^\W_]")
 
 

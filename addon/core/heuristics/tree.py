@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from addon.core.dom import text_content
-from addon.core.heuristics.names import names_any
+from addon.core.heuristics.names import is_sentence, names_any
 from addon.core.paper.danag import Selection
 from addon.core.paper.lines import BLOCK_TAGS, Line
 from addon.core.paper.titlefinder import HEADING_TAGS, Headline
@@ -585,8 +585,9 @@ def _cites(line: Line) -> bool:
 
 
 def _own_links(line: Line) -> bool:
-    """Tell whether a line's links are the article's own: a cited source (_cites), or every
-    link into the page (a table of contents' entry, a footnote's way back)."""
+    """Tell whether a line's links are the article's own: a cited source (_cites), every link
+    into the page (a table of contents' entry, a footnote's way back), or a sentence whose
+    links only run the page's scripts (a note)."""
     # One walk for both tests: a line's subtree holds its nested lines' too, and
     # walking it three times cost 1.5% of the extraction (docs/performance.md).
     hrefs: list[str] = []
@@ -596,9 +597,16 @@ def _own_links(line: Line) -> bool:
         hrefs.append((node.get("href") or "").strip())
     if not hrefs:
         return False
-    return hrefs[0].startswith("#cite") or all(
-        len(href) > 1 and href.startswith("#") for href in hrefs
-    )
+    if hrefs[0].startswith("#cite"):
+        return True
+    if all(len(href) > 1 and href.startswith("#") for href in hrefs):
+        return True
+    # A study text's note links run a script (`javascript:void(0)`, a pop-up note):
+    # the reader view keeps their words as plain text. A sentence so linked is the
+    # story's (readability-even clean-links' last line, "Ah Bartleby! Ah humanity!");
+    # a label so linked is a control ("Autoplay", qq), and goes.
+    scripted = all(href[:11].lower() == "javascript:" for href in hrefs)
+    return scripted and is_sentence(line.text)
 
 
 def is_permalink_heading(line: Line) -> bool:

@@ -14,6 +14,7 @@ from lxml import etree
 from addon.core.heuristics.names import (
     _sort_marked,
     drop_named_furniture,
+    is_sentence,
     names_any,
     opens_discussion,
     page_names,
@@ -182,6 +183,53 @@ def test_a_phrasing_element_inside_a_sentence_is_kept_whatever_its_class() -> No
     assert "Share this story" not in text  # a block named as furniture still goes
     assert "A menu entry alone" not in text  # a link with no words beside it goes too
     assert "Home" not in text and "Guides" not in text  # separators are no words
+
+
+def test_a_note_link_that_opens_ends_or_is_its_paragraph_is_kept() -> None:
+    # readability-even clean-links: "Ah Bartleby! Ah humanity</a>!", a note after a
+    # quote mark inside an <i>, a note that is its paragraph's whole sentence.
+    story = "Words of the story. " * 30
+    root = lxml.html.document_fromstring(
+        f"<body><p>{story}</p>"
+        "<p><i>\"<a class='popup'>Prefer</a></i> not, eh?\" gritted Nippers.</p>"
+        "<p><a class='popup'>\"Mr. Nippers,\" said I, \"withdraw for the present.\"</a></p>"
+        "<p> <a class='popup'>Ah Bartleby! Ah humanity</a>!</p>"
+        "<p>The <span style='color: red'><a class='external-popup'>Revenue Service</a></span>,"
+        " provide the rates.</p>"
+        "<p><a class='popup'>Open the glossary</a></p>"
+        "</body>"
+    )
+    _drop_named(root, BOILERPLATE_WORDS, NONE, max_share=0.5, footer_max_share=0.2)
+    text = " ".join(root.text_content().split())
+    assert '"Prefer not, eh?" gritted Nippers.' in text
+    assert '"Mr. Nippers," said I, "withdraw for the present."' in text
+    assert "Ah Bartleby! Ah humanity!" in text
+    assert "The Revenue Service, provide the rates." in text  # through the span around it
+    assert "Open the glossary" not in text  # alone in its paragraph, and no sentence
+
+
+def test_a_code_token_named_as_comments_is_kept() -> None:
+    # wcxb-dev 4398: a highlighter's `<span class="comment">` at a line's start, after
+    # nothing but "{" and spaces and before the next token's span, is the program's text.
+    story = "Words of the story. " * 30
+    root = lxml.html.document_fromstring(
+        f"<body><p>{story}</p><pre><code><span class='kw'>match </span>{{\n"
+        "    <span class='comment'>// socket closed\n    </span><span class='v'>Ok</span>(0)\n}"
+        "</code></pre>"
+        "<div class='comments'><p>Nice post</p></div></body>"
+    )
+    _drop_named(root, COMMENT_WORDS, NONE, max_share=0.5, footer_max_share=0.2)
+    text = root.text_content()
+    assert "// socket closed" in text
+    assert "Nice post" not in text
+
+
+def test_is_sentence_reads_the_end_of_a_text() -> None:
+    assert is_sentence('"I\'d prefer that you would withdraw for the present."')
+    assert is_sentence("Ah Bartleby! Ah humanity!")
+    assert is_sentence("Why not? ")
+    assert not is_sentence("Open the glossary")
+    assert not is_sentence("Share:")
 
 
 _STORY = "Words of the story. " * 30

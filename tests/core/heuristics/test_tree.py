@@ -200,6 +200,19 @@ def test_a_reference_lists_entries_are_never_link_dense() -> None:
     assert "A related story" not in text
 
 
+def test_a_sentence_whose_links_only_run_a_script_is_the_articles() -> None:
+    # readability-even clean-links' last line: a study note's link around the story's
+    # own words ("Ah Bartleby! Ah humanity!"); a control's label so linked still goes.
+    prose = "<p>" + "A long paragraph of the story itself, with its own words. " * 40 + "</p>"
+    body = (
+        f"<div>{prose}<p><a href='javascript:void(0);'>Ah Bartleby! Ah humanity</a>!</p>"
+        "<p><a href='javascript:;'>Autoplay</a></p></div>"
+    )
+    text = _chosen_text(body, replace(EXTEND, spare_permalink_headings=True))
+    assert "Ah Bartleby! Ah humanity!" in text
+    assert "Autoplay" not in text
+
+
 # A list whose items DANAg leaves unselected, between selected paragraphs: the
 # subtree brings them back, and with them the one item that is all link.
 _LIST = (
@@ -245,7 +258,6 @@ def test_a_link_line_between_lines_of_another_kind_stays_out() -> None:
         "<ul>", "<p>Will it end up in the list of things I threw out?</p><ul>"
     )
     assert "Where am I going to put it" not in _list_text(mixed, on)
-
 
 
 # A weekly report's list: two items that are each one link, then items of prose,
@@ -329,7 +341,6 @@ def test_link_paragraphs_of_another_style_or_a_longer_run_stay_out() -> None:
     assert "Five things" not in _list_text(longer, on)
 
 
-
 def test_a_credit_under_a_sections_heading_is_kept_when_prose_follows() -> None:
     # readability-even lazy-image-2: "(Artist: 3ihard)" under a section's heading and
     # picture went as the edge of a link list, five times.
@@ -360,7 +371,6 @@ def test_a_sentence_around_a_link_at_the_contents_end_is_kept() -> None:
     sentence = "Read <a href='/more'>more about ad blocking here</a>."
     back = closing.replace(sentence, "<a href='/'>Back to the blog</a> »")
     assert "Back to the blog" not in _list_text(back, on)
-
 
 
 def test_a_linked_heading_between_kept_text_and_a_heading_of_its_rank_is_kept() -> None:
