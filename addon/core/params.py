@@ -271,6 +271,11 @@ class TitleParams:
     # loses 12 of readability-even's synthetic pages ("Base URL test" over an h1 "Lorem":
     # title = Firefox's 66.7% -> 46.0% of all pages).
     branded_title_max_match: float | None = None
+    # Without an element scoring `min_heading_score`, the page's one h1 is the headline
+    # when the <title> opens with a separator ("| Site"): its headline's place is empty,
+    # and the rest names the site. Headline exact match: even 607 -> 608 of 755 (4508
+    # gained, none lost), odd 585 of 742 unchanged (no page changes); word F1 unchanged.
+    empty_slot_h1: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -528,6 +533,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             stated_heading=True,
             colon_part_heading=True,
             branded_title_max_match=0.15,
+            empty_slot_h1=True,
         ),
         extend=ExtendParams(
             enclose_headline=True,

@@ -79,6 +79,8 @@ _PERMALINK_TEXTS = frozenset({"", "¶", "#", "§", "🔗", "⚓"})
 _PLAIN_QUOTES = str.maketrans("‘’‚‛“”„‟", "''''\"\"\"\"")
 # Separators between the headline and the site name in a <title>.
 _TITLE_SEPARATORS = re.compile(r"\s+(?:\||-|–|—|::|·|•|»|«|/|~)\s+|\s*\|\s*|\s+:\s+")
+# A separator opening a <title> ("| Site"): the headline's place before it left empty.
+_LEADING_SEPARATOR = re.compile(r"(?:\||-|–|—|::|·|•)\s")
 # Characters that take no room on screen: soft hyphens ("Assis\xadtance" shows as one
 # word), zero-width spaces, word joiners and byte-order marks. Zero-width joiners and
 # non-joiners stay: Persian, Indic scripts and emoji sequences need them to render.
@@ -743,7 +745,30 @@ def _title_fallback(
     limit = params.branded_title_max_match
     if found is None and limit is not None and not og_title and not ld_headline:
         found = _branded_title_h1(top, title, queries, params, max_match=limit)
+    if found is None and params.empty_slot_h1 and opens_with_separator(title.whole):
+        found = _lone_h1(top, params)
     return found or Headline(text, None, score, "title-part")
+
+
+def opens_with_separator(page_title: str) -> bool:
+    """Tell whether a <title> opens with a separator: its headline's place left empty."""
+    # "| Nuts & Volts Magazine": a "{headline} | {site}" template given no headline; the
+    # <title> then names the site alone, and the page's one h1 names the page.
+    return _LEADING_SEPARATOR.match(page_title.strip()) is not None
+
+
+def _lone_h1(top: etree._Element, params: TitleParams) -> Headline | None:
+    """Return the page's one h1 as the headline, or None with none or several."""
+    # The element is not given, as for `_branded_title_h1`: the content stays as the
+    # <title> fallback encloses it.
+    h1 = _only_h1(top, params)
+    return Headline(h1.text, None, 0.0, "lone-h1") if h1 is not None else None
+
+
+def _only_h1(top: etree._Element, params: TitleParams) -> _Candidate | None:
+    """Return the page's one h1 as a candidate, or None with none or several."""
+    h1s = [found for h1 in top.iter("h1") if (found := _element_candidate(h1, params))]
+    return h1s[0] if len(h1s) == 1 else None
 
 
 def _colon_part_heading(top: etree._Element, text: str, params: TitleParams) -> Headline | None:
@@ -793,10 +818,9 @@ def _branded_title_h1(
     # is a page's own more often ("Base URL test" over "<h1>Lorem</h1>" on
     # readability-even, where Firefox shows the <title>). The element is not given: the
     # content enclosed at it lost the post that is the h1 alone (wcxb-dev 0561 .93 -> .12).
-    h1s = [found for h1 in top.iter("h1") if (found := _element_candidate(h1, params))]
-    if len(h1s) != 1 or not title.others:
+    h1 = _only_h1(top, params)
+    if h1 is None or not title.others:
         return None
-    h1 = h1s[0]
     h1_terms = terms(h1.tokens)
     match = max(query.weight * tf_cosine(terms(query.tokens), h1_terms) for query in queries)
     if match > max_match or _comparable(title.core) in _comparable(text_content(top)):

@@ -20,6 +20,7 @@ from addon.core.paper.titlefinder import (
     find_headline,
     heading_labels,
     inverse_document_frequencies,
+    opens_with_separator,
     osm,
     site_part,
     split_sentences,
@@ -726,6 +727,34 @@ def test_colon_part_heading_leaves_a_title_whose_headings_show_both_sides() -> N
     )
     headline = _improved(html, replace(IMPROVED, colon_part_heading=True))
     assert headline is not None and headline.method == "title-part"
+
+
+EMPTY_SLOT = (
+    "<title>| Circuit Monthly</title><body><header><a href='/'>Circuit Monthly</a></header>"
+    "<main><h1>Bench Power Supplies</h1><p>Ripple matters for audio work.</p></main>"
+    "<footer>Circuit Monthly</footer></body>"
+)
+
+
+def test_opens_with_separator_tells_an_empty_headline_place() -> None:
+    assert opens_with_separator("| Circuit Monthly")
+    assert opens_with_separator("  – Circuit Monthly")
+    assert not opens_with_separator("Bench Power Supplies | Circuit Monthly")
+    assert not opens_with_separator("|Circuit Monthly")
+    assert not opens_with_separator("-20 degrees in Oslo")
+
+
+def test_one_h1_beats_a_title_that_opens_with_a_separator() -> None:
+    params = replace(IMPROVED, empty_slot_h1=True)
+    headline = _improved(EMPTY_SLOT, params)
+    assert headline is not None and headline.text == "Bench Power Supplies"
+    # Its text only: the content is chosen as without a headline element.
+    assert headline.element is None and headline.method == "lone-h1"
+    off = _improved(EMPTY_SLOT)
+    assert off is not None and off.text == "Circuit Monthly"
+    two = EMPTY_SLOT.replace("<p>Ripple", "<h1>Reviews</h1><p>Ripple")
+    kept = _improved(two, params)
+    assert kept is not None and kept.method == "title-part"
 
 
 # --- The compiled heading text and its Python twin -----------------------------
