@@ -276,6 +276,13 @@ class TitleParams:
     # and the rest names the site. Headline exact match: even 607 -> 608 of 755 (4508
     # gained, none lost), odd 585 of 742 unchanged (no page changes); word F1 unchanged.
     empty_slot_h1: bool = False
+    # Without an element scoring `min_heading_score`, the <title>'s part loses the site's
+    # name at its start, set off by a space alone, when a heading that links to the home
+    # page shows that name ("davidbau.com Vibe Coding" beside an h1 "davidbau.com": a
+    # blog template's "{site} {post}"). Headline exact match: even 608 -> 609 of 755
+    # (0452 gained, none lost), odd 585 of 742 unchanged (no page changes); word F1
+    # unchanged.
+    site_name_prefix: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -534,6 +541,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             colon_part_heading=True,
             branded_title_max_match=0.15,
             empty_slot_h1=True,
+            site_name_prefix=True,
         ),
         extend=ExtendParams(
             enclose_headline=True,

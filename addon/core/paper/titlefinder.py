@@ -741,6 +741,8 @@ def _title_fallback(
     if params.drop_invisible and not text.isascii():
         text = without_invisible(text) or text
     top = _top(root)
+    if params.site_name_prefix:
+        text = without_site_name(text, top)
     found = _colon_part_heading(top, text, params) if params.colon_part_heading else None
     limit = params.branded_title_max_match
     if found is None and limit is not None and not og_title and not ld_headline:
@@ -769,6 +771,20 @@ def _only_h1(top: etree._Element, params: TitleParams) -> _Candidate | None:
     """Return the page's one h1 as a candidate, or None with none or several."""
     h1s = [found for h1 in top.iter("h1") if (found := _element_candidate(h1, params))]
     return h1s[0] if len(h1s) == 1 else None
+
+
+def without_site_name(text: str, top: etree._Element) -> str:
+    """Cut a site's name from the start of a <title> part, where a heading linking home shows it."""
+    # "davidbau.com Vibe Coding" beside "<h1><a href='https://davidbau.com/'>davidbau.com":
+    # a blog template that puts the site's name before the post's with no separator.
+    words = text.split()
+    folded = _comparable(text)
+    for heading in top.iter(*HEADING_TAGS):
+        name = _comparable(text_content(heading))
+        if name and folded.startswith(name + " ") and _links_home(heading):
+            rest = " ".join(words[len(name.split()) :])
+            return rest if tokenize(rest) else text
+    return text
 
 
 def _colon_part_heading(top: etree._Element, text: str, params: TitleParams) -> Headline | None:

@@ -33,6 +33,7 @@ from addon.core.paper.titlefinder import (
     tokenize,
     trim_to_stated,
     without_invisible,
+    without_site_name,
 )
 from addon.core.params import TitleMethod, TitleParams
 
@@ -755,6 +756,36 @@ def test_one_h1_beats_a_title_that_opens_with_a_separator() -> None:
     two = EMPTY_SLOT.replace("<p>Ripple", "<h1>Reviews</h1><p>Ripple")
     kept = _improved(two, params)
     assert kept is not None and kept.method == "title-part"
+
+
+SITE_PREFIX = (
+    "<title>tinkerlog.net Desoldering Braid</title><body><div id='banner'><h1>"
+    "<a href='https://tinkerlog.net/'>tinkerlog.net</a></h1></div><h3 class='title'>"
+    "Desoldering Braid</h3><p>Fresh braid for every joint.</p></body>"
+)
+
+
+def test_without_site_name_cuts_a_name_a_heading_linking_home_shows() -> None:
+    top = _page(SITE_PREFIX).find("body")
+    assert top is not None
+    assert without_site_name("tinkerlog.net Desoldering Braid", top) == "Desoldering Braid"
+    assert without_site_name("TINKERLOG.NET  Desoldering Braid", top) == "Desoldering Braid"
+    # Glued to a word, or the name alone: no name to cut.
+    assert without_site_name("tinkerlog.network news", top) == "tinkerlog.network news"
+    assert without_site_name("tinkerlog.net", top) == "tinkerlog.net"
+    assert without_site_name("tinkerlog.net —", top) == "tinkerlog.net —"
+    unlinked = _page(SITE_PREFIX.replace("https://tinkerlog.net/", "/about")).find("body")
+    assert unlinked is not None
+    kept = "tinkerlog.net Desoldering Braid"
+    assert without_site_name(kept, unlinked) == kept
+
+
+def test_title_part_fallback_drops_a_site_name_before_the_post_title() -> None:
+    headline = _improved(SITE_PREFIX, replace(IMPROVED, site_name_prefix=True))
+    assert headline is not None and headline.text == "Desoldering Braid"
+    assert headline.element is None and headline.method == "title-part"
+    off = _improved(SITE_PREFIX)
+    assert off is not None and off.text == "tinkerlog.net Desoldering Braid"
 
 
 # --- The compiled heading text and its Python twin -----------------------------
