@@ -445,6 +445,8 @@ class _Collector:
         if candidate is None:
             return []
         tag = element.tag
+        if self.params.skip_toggles and _holds_toggle(element):
+            return []
         first_h1 = tag == "h1" and not self.seen_h1
         self.seen_h1 = self.seen_h1 or tag == "h1"
         found = [_Element(candidate, tag, marked, first_h1)]
@@ -454,6 +456,16 @@ class _Collector:
         self.count += len(found)
         self.full = self.count >= self.params.max_candidates
         return found
+
+
+def _holds_toggle(element: etree._Element) -> bool:
+    """Tell whether an element is or holds a control that opens a panel (an accordion's)."""
+    # "<h3><a aria-controls='content-1' aria-expanded='false'>How much do I need to
+    # retire?</a></h3>": a question of the page's FAQ, whose answer the control shows.
+    for node in element.iter():
+        if node.get("aria-expanded") is not None or node.get("aria-controls") is not None:
+            return True
+    return False
 
 
 def _top(root: etree._Element) -> etree._Element:
@@ -807,10 +819,12 @@ def _heading_candidates(top: etree._Element, params: TitleParams) -> list[_Candi
     found: list[_Candidate] = []
     for heading in top.iter(*HEADING_TAGS):
         candidate = _element_candidate(heading, params)
-        if candidate is not None and not _in_chrome(heading):
-            found.append(candidate)
-            if len(found) >= params.max_candidates:
-                break
+        toggle = params.skip_toggles and candidate is not None and _holds_toggle(heading)
+        if candidate is None or toggle or _in_chrome(heading):
+            continue
+        found.append(candidate)
+        if len(found) >= params.max_candidates:
+            break
     return found
 
 

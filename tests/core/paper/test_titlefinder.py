@@ -788,4 +788,25 @@ def test_title_part_fallback_drops_a_site_name_before_the_post_title() -> None:
     assert off is not None and off.text == "tinkerlog.net Desoldering Braid"
 
 
+TOGGLE = (
+    "<title>Mortgage Calculator: What Will My Monthly Payment Be?</title><body><p>Enter the"
+    " price and the rate.</p><h3><a href='#' aria-controls='answer-1' aria-expanded='false'>"
+    "What will my monthly payment be?</a></h3><div id='answer-1'><p>It depends.</p></div></body>"
+)
+
+
+def test_an_accordion_question_is_no_headline() -> None:
+    params = replace(IMPROVED, skip_toggles=True, colon_part_heading=True)
+    headline = _improved(TOGGLE, params)
+    assert headline is not None and headline.method == "title-part"
+    assert headline.text == "Mortgage Calculator: What Will My Monthly Payment Be?"
+    # Without the rule the question wins, as the heading or as the colon's side shown.
+    off = _improved(TOGGLE, replace(params, skip_toggles=False))
+    assert off is not None and off.text == "What will my monthly payment be?"
+    plain = _improved(TOGGLE.replace(" aria-expanded='false'", ""), params)
+    assert plain is not None and plain.method == "title-part"
+    heading = _improved(TOGGLE.replace("aria-controls='answer-1' aria-expanded='false'", ""))
+    assert heading is not None and heading.text == "What will my monthly payment be?"
+
+
 # --- The compiled heading text and its Python twin -----------------------------
