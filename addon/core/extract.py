@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
+from functools import partial
 from types import MappingProxyType
 from urllib.parse import urljoin
 
@@ -45,9 +46,10 @@ from addon.core.heuristics.tree import Chosen, choose_content, line_of
 from addon.core.output.blocks import build_blocks, kept_text
 from addon.core.output.furniture import (
     cut_furniture_tail,
+    drop_closing_headings,
     drop_date_lines,
+    drop_lone_labels,
     drop_repeated_blocks,
-    drop_share_labels,
     drop_twin_figures,
     furniture_pattern,
 )
@@ -402,48 +404,64 @@ class _Output:
 def _output(found: _Found, extend: ExtendParams) -> _Output:
     """Build the blocks, end them at a late furniture heading, drop a repeated run, outline."""
     chosen = found.chosen
-    built = build_blocks(chosen.top, base_url=found.base_url, drop=chosen.drop)
-    blocks, left_out = built, []
-    if extend.furniture_headings:
-        blocks = cut_furniture_tail(
-            blocks,
-            furniture_pattern(extend.furniture_headings),
-            min_position=extend.furniture_min_position,
-            max_label_words=extend.furniture_label_words,
-            resume_chars=extend.furniture_resume_chars,
-            box=furniture_pattern(extend.furniture_box_headings)
-            if extend.furniture_box_headings
-            else None,
-            min_label_repeats=extend.furniture_label_repeats,
-            outranked=extend.furniture_outranked,
-            tag_lines=furniture_pattern(extend.furniture_tag_lines)
-            if extend.furniture_tag_lines
-            else None,
-            max_tag_chars=extend.furniture_tag_chars,
-        )
-        left_out += _left_out(built, blocks, "after a heading that names page furniture")
-    if extend.min_repeat_chars:
-        kept = drop_repeated_blocks(blocks, min_chars=extend.min_repeat_chars)
-        left_out += _left_out(blocks, kept, "a run of blocks repeating an earlier run")
-        blocks = kept
-    if extend.share_labels:
-        kept = drop_share_labels(blocks, furniture_pattern(extend.share_labels))
-        left_out += _left_out(blocks, kept, "a share bar's label, its buttons gone")
-        blocks = kept
-    if extend.drop_twin_figures:
-        kept = drop_twin_figures(blocks)
-        left_out += _left_out(blocks, kept, "a figure repeating the one before it")
-        blocks = kept
-    if extend.drop_date_lines and not found.dated_posts:
-        kept = drop_date_lines(
-            blocks, dated=bool(found.meta.published), byline=found.meta.byline
-        )
-        left_out += _left_out(
-            blocks, kept, "a date, author or reading-time line the byline row shows"
-        )
+    blocks: Sequence[Block] = build_blocks(chosen.top, base_url=found.base_url, drop=chosen.drop)
+    left_out: list[LeftOut] = []
+    for step, reason in _furniture_steps(found, extend):
+        kept = step(blocks)
+        left_out += _left_out(blocks, kept, reason)
         blocks = kept
     # Last: the furniture cut may take headings away.
     return _Output(outline(blocks), tuple(left_out))
+
+
+# One step of the output stage's furniture: the blocks in, the blocks it keeps out.
+_Step = Callable[[Sequence[Block]], Sequence[Block]]
+
+
+def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, str]]:
+    """List the output stage's furniture steps the parameters turn on, in order, each with
+    the reason it gives for what it leaves out."""
+    steps: list[tuple[_Step, str]] = []
+    if extend.furniture_headings:
+        cut = partial(_cut_tail, extend=extend)
+        steps.append((cut, "after a heading that names page furniture"))
+    if extend.min_repeat_chars:
+        repeated = partial(drop_repeated_blocks, min_chars=extend.min_repeat_chars)
+        steps.append((repeated, "a run of blocks repeating an earlier run"))
+    if extend.share_labels:
+        shares = partial(drop_lone_labels, pattern=furniture_pattern(extend.share_labels))
+        steps.append((shares, "a share bar's label, its buttons gone"))
+    if extend.ad_labels:
+        ads = partial(drop_lone_labels, pattern=furniture_pattern(extend.ad_labels))
+        steps.append((ads, "an advertisement's label, its advertisement gone"))
+    if extend.drop_twin_figures:
+        steps.append((drop_twin_figures, "a figure repeating the one before it"))
+    if extend.drop_date_lines and not found.dated_posts:
+        dated = partial(drop_date_lines, dated=bool(found.meta.published), byline=found.meta.byline)
+        steps.append((dated, "a date, author or reading-time line the byline row shows"))
+    if extend.drop_closing_headings:
+        steps.append((drop_closing_headings, "a heading the article ends with: it titles nothing"))
+    return steps
+
+
+def _cut_tail(blocks: Sequence[Block], *, extend: ExtendParams) -> Sequence[Block]:
+    """End the blocks at a late heading that names page furniture (`cut_furniture_tail`)."""
+    return cut_furniture_tail(
+        blocks,
+        furniture_pattern(extend.furniture_headings),
+        min_position=extend.furniture_min_position,
+        max_label_words=extend.furniture_label_words,
+        resume_chars=extend.furniture_resume_chars,
+        box=furniture_pattern(extend.furniture_box_headings)
+        if extend.furniture_box_headings
+        else None,
+        min_label_repeats=extend.furniture_label_repeats,
+        outranked=extend.furniture_outranked,
+        tag_lines=furniture_pattern(extend.furniture_tag_lines)
+        if extend.furniture_tag_lines
+        else None,
+        max_tag_chars=extend.furniture_tag_chars,
+    )
 
 
 def _forget_template(

@@ -111,6 +111,13 @@ TAG_LINE_LABELS = r"\W*+(?:tags?|tagged|filed under|categories|category)\s*+:"
 # Firefox 0.932 -> 0.980; wcxb-dev even unchanged, odd one page up, 0393).
 # A share bar's label alone, in a heading's words: "Share", "Share this story".
 SHARE_LABELS = r"share(?: this(?: (?:story|article|post|page|recipe|video))?)?"
+# An advertisement slot's label, in the languages the reference pages use, and the
+# line some sites put above the slot.
+AD_LABELS = (
+    r"advertisements?|advertisment|advertising|advert|ads?|anzeigen?|werbung|"
+    r"publicit[eé]|publicidad|pubblicit[aà]|reklama|annonse|"
+    r"(?:the )?(?:story|article|content) continues below(?: this)?(?: ad| advertisement)?"
+)
 FURNITURE_HEADINGS = (
     f"(?:related|similar|recommended)(?: {_FURNITURE_NOUNS})?|"
     r"you (?:may|might|will|ll) (?:also )?(?:like|enjoy|be interested)\b.*|"
@@ -418,6 +425,10 @@ class ExtendParams:
     # Leave out the headings and paragraphs whose words are this pattern's whole: a
     # share bar's label, its buttons gone ("Share this story"); "" = none.
     share_labels: str = ""
+    # ... and an advertisement's label, its advertisement gone ("Advertisement"); "" = none.
+    ad_labels: str = ""
+    # Leave out the headings the article ends with: nothing under them, they title nothing.
+    drop_closing_headings: bool = False
     # Remove elements whose class/id words name them as the page's footer (sites
     # build it from divs, which the chrome step does not know); empty = off.
     footer_words: Words = frozenset()
@@ -648,6 +659,8 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # wcxb-dev words and every other page's view unchanged but 0199 and 4074
             drop_twin_figures=True,
             share_labels=SHARE_LABELS,
+            ad_labels="",
+            drop_closing_headings=False,
             # off: even .8387 / odd .8398 (article .9487 / .9395, must-not snippets
             # kept 11.2% / 11.6%); on: .8408 / .8402 (article .9494 / .9404, must-not
             # 10.0% / 10.8%). The share 0.05: even .8400, 0.1: .8402, 0.3: .8408,

@@ -228,12 +228,14 @@ def drop_repeated_blocks(
     return tuple(kept)
 
 
-def drop_share_labels(blocks: Sequence[Block], pattern: re.Pattern[str]) -> tuple[Block, ...]:
-    """Leave out the headings and paragraphs that are a share bar's label alone ("Share",
-    "Share this story"): its buttons are gone from the reader view."""
+def drop_lone_labels(blocks: Sequence[Block], pattern: re.Pattern[str]) -> tuple[Block, ...]:
+    """Leave out the headings and paragraphs that are a label alone, its widget gone: a share
+    bar's ("Share this story"), an advertisement's ("Advertisement", "Anzeige")."""
     # Left where they stood, not ending the content: a thread repeats "Share" under
     # every post, a story's bar stands above its first paragraph (readability-even
-    # theverge's h2 "Share this story"). No wcxb-dev reference holds such a line.
+    # theverge's h2 "Share this story"); an ad slot's label stands between two
+    # paragraphs or closes the story (nytimes-3, heise). No wcxb-dev reference holds
+    # such a line.
     return tuple(
         block
         for block in blocks
@@ -243,6 +245,16 @@ def drop_share_labels(blocks: Sequence[Block], pattern: re.Pattern[str]) -> tupl
             and pattern.fullmatch(" ".join(_TOKEN_RE.findall(block.text.lower()))) is not None
         )
     )
+
+
+def drop_closing_headings(blocks: Sequence[Block]) -> Sequence[Block]:
+    """Leave out the headings the article ends with: with nothing under them, they title
+    nothing (a teaser strip's "Read More Stories About:", its links gone)."""
+    end = len(blocks)
+    while end and blocks[end - 1].kind in HEADINGS:
+        end -= 1
+    # An article of headings alone keeps them: they are all it has.
+    return blocks[:end] if end else blocks
 
 
 # Longer than any share label: the text is not even lowered and cut into words.

@@ -13,8 +13,8 @@ from addon.core.output.furniture import (
     _names_furniture,
     cut_furniture_tail,
     drop_date_lines,
+    drop_lone_labels,
     drop_repeated_blocks,
-    drop_share_labels,
     drop_twin_figures,
     furniture_pattern,
 )
@@ -420,5 +420,5 @@ def test_a_share_bars_label_alone_goes_wherever_it_stands(
 ) -> None:
     # readability-even theverge: an h2 "Share this story" above the lead photo.
     blocks = _text_blocks(("p", "The story's first paragraph."), (kind, text), ("p", "Its second."))
-    kept = drop_share_labels(blocks, SHARE)
+    kept = drop_lone_labels(blocks, SHARE)
     assert kept == ((blocks[0], blocks[2]) if label else blocks)
