@@ -659,8 +659,8 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # wcxb-dev words and every other page's view unchanged but 0199 and 4074
             drop_twin_figures=True,
             share_labels=SHARE_LABELS,
-            ad_labels="",
-            drop_closing_headings=False,
+            ad_labels=AD_LABELS,
+            drop_closing_headings=True,
             # off: even .8387 / odd .8398 (article .9487 / .9395, must-not snippets
             # kept 11.2% / 11.6%); on: .8408 / .8402 (article .9494 / .9404, must-not
             # 10.0% / 10.8%). The share 0.05: even .8400, 0.1: .8402, 0.3: .8408,

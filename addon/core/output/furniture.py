@@ -247,14 +247,21 @@ def drop_lone_labels(blocks: Sequence[Block], pattern: re.Pattern[str]) -> tuple
     )
 
 
-def drop_closing_headings(blocks: Sequence[Block]) -> Sequence[Block]:
-    """Leave out the headings the article ends with: with nothing under them, they title
-    nothing (a teaser strip's "Read More Stories About:", its links gone)."""
+def drop_closing_headings(blocks: Sequence[Block], *, max_words: int = 12) -> Sequence[Block]:
+    """Leave out the short headings the article ends with: with nothing under them, they
+    title nothing (a teaser strip's "Read More Stories About:", its links gone)."""
+    # A longer one is a paragraph set as a heading: wcxb-dev 0344's closing "Sources:
+    # Smartphone Basics Explained ..." (an h-element of 30 words) is the article's.
     end = len(blocks)
-    while end and blocks[end - 1].kind in HEADINGS:
+    while end and _short_heading(blocks[end - 1], max_words):
         end -= 1
     # An article of headings alone keeps them: they are all it has.
     return blocks[:end] if end else blocks
+
+
+def _short_heading(block: Block, max_words: int) -> bool:
+    """Tell whether a block is a heading of `max_words` words or fewer."""
+    return block.kind in HEADINGS and len(block.text.split()) <= max_words
 
 
 # Longer than any share label: the text is not even lowered and cut into words.

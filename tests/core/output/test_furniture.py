@@ -12,13 +12,14 @@ from addon.core.output.furniture import (
     _TOKEN_RE,
     _names_furniture,
     cut_furniture_tail,
+    drop_closing_headings,
     drop_date_lines,
     drop_lone_labels,
     drop_repeated_blocks,
     drop_twin_figures,
     furniture_pattern,
 )
-from addon.core.params import FURNITURE_BOX_HEADINGS, FURNITURE_HEADINGS, SHARE_LABELS
+from addon.core.params import AD_LABELS, FURNITURE_BOX_HEADINGS, FURNITURE_HEADINGS, SHARE_LABELS
 from addon.core.result import Block
 
 FURNITURE = furniture_pattern(FURNITURE_HEADINGS)
@@ -422,3 +423,50 @@ def test_a_share_bars_label_alone_goes_wherever_it_stands(
     blocks = _text_blocks(("p", "The story's first paragraph."), (kind, text), ("p", "Its second."))
     kept = drop_lone_labels(blocks, SHARE)
     assert kept == ((blocks[0], blocks[2]) if label else blocks)
+
+
+ADS = furniture_pattern(AD_LABELS)
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("Advertisement", True),
+        ("ADVERTISEMENT", True),
+        ("Anzeige", True),
+        ("Publicité", True),
+        ("Story continues below advertisement", True),
+        ("Advertisement: the new rules for billboards", False),
+        ("Ads that follow you around the web are on their way out.", False),
+    ],
+)
+def test_an_advertisements_label_alone_goes_wherever_it_stands(text: str, label: bool) -> None:
+    # readability-even nytimes-3: a paragraph "Advertisement" between paragraphs and
+    # closing the story; heise: "Anzeige".
+    blocks = _text_blocks(("p", "The story's first paragraph."), ("p", text), ("p", "Its second."))
+    kept = drop_lone_labels(blocks, ADS)
+    assert kept == ((blocks[0], blocks[2]) if label else blocks)
+
+
+def test_the_short_headings_an_article_ends_with_go() -> None:
+    # readability-even breitbart: "Read More Stories About:" closes the story, its tag
+    # links gone; a long heading is a paragraph set as one (wcxb-dev 0344).
+    sources = "Sources: " + "a guide to the basics of the phone and its gestures, " * 4
+    blocks = _text_blocks(
+        ("p", "The story."), ("h2", sources), ("h3", "Read More Stories About:"), ("h4", "Tags")
+    )
+    assert drop_closing_headings(blocks) == blocks[:2]
+    assert drop_closing_headings(blocks[:1]) == blocks[:1]
+    headings = _text_blocks(("h2", "Only a heading"), ("h3", "And another"))
+    assert drop_closing_headings(headings) == headings  # all it has
+
+
+@given(st.lists(st.sampled_from(["p", "h2", "h3", "ul"]), max_size=8))
+@settings(max_examples=100, deadline=None)
+def test_closing_headings_leave_the_rest_in_order(kinds: list[str]) -> None:
+    blocks = _text_blocks(*((kind, f"Block {n} of the story.") for n, kind in enumerate(kinds)))
+    kept = drop_closing_headings(blocks)
+    assert tuple(kept) == tuple(blocks[: len(kept)])
+    if kept and len(kept) < len(blocks):
+        assert kept[-1].kind not in ("h2", "h3")
+        assert all(block.kind in ("h2", "h3") for block in blocks[len(kept) :])
