@@ -346,6 +346,9 @@ class ExtendParams:
     # ... and a linked heading between kept text and a kept heading of its rank: a
     # section's title that links to what it names.
     spare_section_links: bool = False
+    # ... and every linked value a row label of plain text names (an infobox's
+    # "Products"), in a run of link lines or alone.
+    spare_labelled_values: bool = False
     # Chrome holding more than this share of the page's text is kept: it is
     # the page itself nested in a <header> left open, not furniture.
     chrome_max_share: float = 0.3
@@ -605,6 +608,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # snippets unchanged, must-have +1 odd
             spare_link_sentences=True,
             spare_section_links=True,
+            spare_labelled_values=True,
             # off: even .8191 / odd .8225; alone: .8277 / .8315 (service .787 / .772
             # -> .817 / .810); with the furniture headings below: .8312 / .8327
             keep_unselected_within=True,

@@ -191,6 +191,7 @@ def _dense_within(
         else set()
     )
     sentences = extend.spare_link_sentences
+    labelled = extend.spare_labelled_values
     headings = extend.spare_section_links
     return {
         i
@@ -201,6 +202,7 @@ def _dense_within(
             or (headings and _linked_section_title(lines, i, content))
             or _item_list(lines[i].element) in lists
             or (i in lone and (_among_siblings(lines, i) or _row_value(lines[i])))
+            or (labelled and _infobox_value(lines[i]))
         )
     }
 
@@ -404,6 +406,20 @@ def _row_value(line: Line) -> bool:
         return True
     header = next(table.iter("tr"))
     return header is not row and _plain(header) and any(_plain(other) for other in beside)
+
+
+def _infobox_value(line: Line) -> bool:
+    """Tell whether a line is the value cell of a two-cell row whose first cell labels it
+    in plain text (an infobox's "Products | Mozilla Application Suite")."""
+    # readability-even wikipedia: the linked values of an infobox stand one under the
+    # other, a run of link lines, and went with it; a site's navigation table has
+    # more cells a row ("Up | Part II | Home", wcxb-dev 2864).
+    cell = line.element
+    row = cell.getparent()
+    if cell.tag != "td" or row is None or row.tag != "tr" or len(row) != 2:
+        return False
+    label = row[0]
+    return label.tag == "th" and label is not cell and _plain(label)
 
 
 def _plain(element: etree._Element) -> bool:

@@ -432,6 +432,30 @@ def test_a_linked_value_beside_its_row_label_is_kept() -> None:
     assert "Mail" not in _list_text(infobox, on)  # no label, no plain header: a link
 
 
+# An infobox whose linked values stand one under the other: a run of link lines.
+_INFOBOX = (
+    "<div><p>" + "The story opens with a long paragraph of prose. " * 8 + "</p>"
+    "<table><tr><th>Founder</th><td><a href='/wiki/north'>Northport Networks</a></td></tr>"
+    "<tr><th>Products</th><td><a href='/wiki/suite'>Harbour Suite</a></td></tr>"
+    "<tr><th><a href='/wiki/div'>Divisions</a></th><td><ul><li><a href='/wiki/labs'>Labs</a>"
+    "</li><li><a href='/wiki/fund'>Foundation</a></li></ul></td></tr></table>"
+    "<p>" + "The story closes with another paragraph of prose. " * 8 + "</p></div>"
+)
+
+
+def test_an_infobox_value_in_a_run_of_link_lines_is_kept() -> None:
+    # readability-even wikipedia: "Products" stood empty, its linked value part of
+    # a run of link lines with the "Divisions" row after it.
+    on = replace(_WITHIN, spare_within_subtree=True)
+    assert "Harbour Suite" not in _list_text(_INFOBOX, on)
+    text = _list_text(_INFOBOX, replace(on, spare_labelled_values=True))
+    assert "Harbour Suite" in text
+    assert "Labs" not in text  # a linked label names no value
+    up = "<td><a href='/up'>Up</a></td><th>Products</th>"
+    navigation = _INFOBOX.replace("<th>Products</th>", up)
+    assert "Harbour Suite" not in _list_text(navigation, replace(on, spare_labelled_values=True))
+
+
 # An article body in two containers of one class, a box of links between them,
 # the headline in a section of its own: DANAg's main region is the second half.
 _SPLIT = (
