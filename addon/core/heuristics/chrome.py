@@ -125,11 +125,25 @@ _SKIP_WORDS = re.compile(
 
 
 def drop_skip_links(root: etree._Element) -> None:
-    """Remove the links that skip to a part of the page ("Jump to navigation"): they move
-    the focus within the page they serve, and the reader page has its own."""
+    """Remove the links that skip to a part of the page ("Jump to navigation"), and the bars
+    that hold only such links ("Jump to: navigation, search"): they move the focus within
+    the page they serve, and the reader page has its own."""
     found = _IN_PAGE_LINKS(root)
     links = [link for link in found if is_element(link)] if isinstance(found, list) else []
-    drop_all(root, [link for link in links if _SKIP_WORDS.match(text_content(link))])
+    skips = [link for link in links if _SKIP_WORDS.match(text_content(link))]
+    # A wiki's bar names the landmarks in its links, after a "Jump to:" of its own
+    # (readability-even wikipedia); its parent holds that text, and the links alone.
+    bars = {parent for link in links if (parent := link.getparent()) is not None}
+    skips += [bar for bar in bars if _SKIP_BAR.fullmatch(text_content(bar))]
+    drop_all(root, skips)
+
+
+# The whole text of a bar of skip links: "Jump to: navigation, search".
+_LANDMARK = r"(?:the\s+)?(?:main\s+)?(?:content|navigation|nav|search|menu|footer|sidebar|top)"
+_SKIP_BAR = re.compile(
+    rf"\s*(?:skip|jump)\s+to\s*:?\s*{_LANDMARK}(?:\s*(?:,|or|and|\|)\s*{_LANDMARK})*\s*",
+    re.IGNORECASE,
+)
 
 
 def drop_labelled_controls(root: etree._Element, *, max_label_chars: int = 200) -> None:

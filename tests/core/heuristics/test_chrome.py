@@ -88,6 +88,20 @@ def test_skip_links_to_the_page_landmarks_go_links_to_sections_stay() -> None:
     )
 
 
+def test_a_bar_of_skip_links_goes_whole_a_table_of_contents_stays() -> None:
+    # readability-even wikipedia: "Jump to: navigation, search" opened the reader view,
+    # its links naming the landmarks after a "Jump to:" of the bar's own.
+    root = _without_chrome(
+        '<div id="jump-to-nav">Jump to: <a href="#mw-head">navigation</a>, '
+        '<a href="#p-search">search</a></div>'
+        '<div class="toc">Jump to: <a href="#history">History</a>, '
+        '<a href="#reception">Reception</a></div><p>Story.</p>'
+    )
+    assert " ".join(" ".join(root.itertext()).split()) == (
+        "Jump to: History , Reception Story."
+    )
+
+
 def _text_after_chrome(body: str) -> str:
     """Return a page body's text, spaces collapsed, once its chrome is dropped."""
     return " ".join(" ".join(_without_chrome(body).itertext()).split())
