@@ -119,7 +119,9 @@ def scrub_image(el: Element, base: UrlBase) -> bool:
     # of spaces only (no-break spaces too) is the page's empty one: decorative.
     alt = el.get("alt", el.get("title"))
     alt = "" if alt is not None and not alt.strip() else alt
-    width, height = el.get("width"), el.get("height")
+    # A dimension of 0 or 1 on an image that is no pixel is the style sheet's to set:
+    # kept, it would draw the image as a line (cnet's `height="0"`).
+    width, height = (_dimension(el.get(name)) for name in ("width", "height"))
     el.attrib.clear()
     if src is None:
         el.tag = REMOVE
@@ -133,6 +135,12 @@ def scrub_image(el: Element, base: UrlBase) -> bool:
             # A value safe_text changed may hold a URL no longer what was resolved.
             stable = stable and (name != "srcset" or (valid == value and _stable_srcset(valid)))
     return stable
+
+
+def _dimension(value: str | None) -> str | None:
+    """Return an image's declared width or height, or None for none, 0 or 1."""
+    match = INT_RE.match(value or "")
+    return None if value is None or (match is not None and int(match.group(1)) <= 1) else value
 
 
 def _stable_srcset(srcset: str) -> bool:
@@ -151,12 +159,16 @@ def _stable_srcset(srcset: str) -> bool:
 
 
 def _is_pixel(el: Element) -> bool:
-    """Tell a tracking pixel: an image 1 (or 0) pixels wide or high."""
-    for name in ("width", "height"):
-        match = INT_RE.match(el.get(name) or "")
-        if match and int(match.group(1)) <= 1:
-            return True
-    return False
+    """Tell a tracking pixel: an image 1 (or 0) pixels wide or high, and no wider or higher
+    in its other dimension, with no responsive sources."""
+    # readability-even cnet-svg-classes' lead photo is `width="570" height="0"` (its
+    # height left to the style sheet); a Next.js image declares 0 by 0 and sizes
+    # itself from its srcset ("width:100%;height:auto").
+    if el.get("srcset") or el.get("sizes"):
+        return False
+    declared = (INT_RE.match(el.get(name) or "") for name in ("width", "height"))
+    sizes = [int(match.group(1)) for match in declared if match]
+    return bool(sizes) and max(sizes) <= 1
 
 
 def _lazy_srcset(el: Element, base: UrlBase) -> str | None:

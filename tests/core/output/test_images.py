@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from addon.core.output.images import is_placeholder, pick_from_srcset
+import lxml.html
+import pytest
+
+from addon.core.output.images import is_placeholder, pick_from_srcset, scrub_image
+from addon.core.output.urls import UrlBase
 
 
 def test_pick_from_srcset() -> None:
@@ -31,3 +35,22 @@ def test_placeholder_rules() -> None:
     assert is_placeholder("data:image/png;base64," + "A" * 600, has_alternative=True)
     assert not is_placeholder("data:image/png;base64," + "A" * 600)
     assert not is_placeholder("https://x.example/img/loading-dock.jpg")
+
+
+@pytest.mark.parametrize(
+    ("attributes", "kept"),
+    [
+        ('width="1" height="1"', False),  # a tracking pixel
+        ('width="0" height="0"', False),
+        ('height="1"', False),
+        ('width="570" height="0"', True),  # cnet: the height left to the style sheet
+        ('width="0" height="0" sizes="100vw" srcset="/a.jpg 640w"', True),  # Next.js
+        ('width="640" height="480"', True),
+    ],
+)
+def test_only_a_pixel_in_every_declared_dimension_is_a_tracking_pixel(
+    attributes: str, kept: bool
+) -> None:
+    img = lxml.html.fragment_fromstring(f'<img src="https://example.com/photo.jpg" {attributes}>')
+    scrub_image(img, UrlBase.of("https://example.com/story"))
+    assert (img.tag == "img") is kept
