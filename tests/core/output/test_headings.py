@@ -57,10 +57,12 @@ def test_headings_inside_a_block_step_down_one_level_at_a_time() -> None:
 
 
 def test_extraction_gives_the_outline_the_reader_page_shows() -> None:
+    # Two sections of their own words: a repeated run would go, and its heading with it.
     body = "".join(f"<p>{'Words of the article, long enough to count. ' * 4}</p>" for _ in range(3))
+    other = "".join(f"<p>{'Where the rivers meet the sea, and how. ' * 4}</p>" for _ in range(3))
     page = (
         "<html><head><title>Rivers</title></head><body><article><h1>Rivers</h1>"
-        f"<h4>Sources</h4>{body}<h6>Mouths</h6>{body}</article></body></html>"
+        f"<h4>Sources</h4>{body}<h6>Mouths</h6>{other}</article></body></html>"
     )
     article = extract(page.encode(), url="http://example.org/")
     assert isinstance(article, Article)
