@@ -110,7 +110,10 @@ TAG_LINE_LABELS = r"\W*+(?:tags?|tagged|filed under|categories|category)\s*+:"
 # strips and slide shows after it (readability-even salon-1: word F1 against
 # Firefox 0.932 -> 0.980; wcxb-dev even unchanged, odd one page up, 0393).
 # A share bar's label alone, in a heading's words: "Share", "Share this story".
-SHARE_LABELS = r"share(?: this(?: (?:story|article|post|page|recipe|video))?)?"
+SHARE_LABELS = (
+    r"share(?: this(?: (?:story|article|post|page|recipe|video))?| on \w+(?: \w+)?| via \w+)?|"
+    r"(?:email|tweet|pin) this(?: (?:story|article|post|page|recipe))?"
+)
 # An advertisement slot's label, in the languages the reference pages use, and the
 # line some sites put above the slot.
 AD_LABELS = (

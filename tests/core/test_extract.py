@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields, replace
 from pathlib import Path
 
@@ -497,6 +498,49 @@ def test_no_word_of_the_kept_content_is_lost(paragraphs: list[list[tuple[str, st
     article = extract(page, url="https://example.org/a", audit=True)
     assert isinstance(article, Article)
     assert fidelity_loss(article) == 0
+
+
+# How a paragraph opens and ends around its words: bare, after a quote mark, as a
+# sentence of its own, with a mark after its last element.
+_OPENS = st.sampled_from(["", '"', "The story says "])
+_ENDS = st.sampled_from([".", "!", '?"', " here."])
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(_OPENS, st.lists(st.tuples(_INLINE, _WORDS), min_size=1, max_size=6), _ENDS),
+        min_size=4,
+        max_size=8,
+    )
+)
+def test_a_paragraph_is_kept_whole_or_left_out_whole(
+    paragraphs: list[tuple[str, list[tuple[str, str]], str]],
+) -> None:
+    # Issue 28's rule, from the page's side: whatever the preprocessing, the line
+    # filters and the output stage do, each paragraph's words reach the view all of
+    # them and in order, or none of them (readability-even clean-links: a note link
+    # opening a paragraph went, and its words with it, leaving the "!").
+    words = [
+        [f"{word}{n}x{i}" for i, (_, word) in enumerate(parts)]
+        for n, (_, parts, _) in enumerate(paragraphs)
+    ]
+    lines = (
+        opening + " ".join(form.format(w=w) for (form, _), w in zip(parts, own, strict=True)) + end
+        for (opening, parts, end), own in zip(paragraphs, words, strict=True)
+    )
+    body = "".join(f"<p>{line}</p>" for line in lines)
+    filler = "<p>" + "A sentence of the article that gives it enough text to read. " * 6 + "</p>"
+    page = (
+        "<html><head><title>A story</title></head><body><article><h1>A story</h1>"
+        f"{filler}{body}{filler}</article></body></html>"
+    )
+    article = extract(page, url="https://example.org/a")
+    assert isinstance(article, Article)
+    shown = re.findall(r"\w+", article.text)
+    for own in words:
+        kept = [w for w in shown if w in set(own)]
+        assert kept in ([], own), (own, kept)
 
 
 # -- BlockExtractor ----------------------------------------------------------------------

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 from dataclasses import dataclass
 from itertools import accumulate
 
 from lxml import etree
 
-from addon.core.dom import attribute_value_set, text_content
+from addon.core.dom import attribute_value_set
 from addon.core.heuristics.consent import drop_consent
 from addon.core.heuristics.hiding import NAMING, drop_unless_main, owners_of
 from addon.core.params import ExtendParams, Words
@@ -49,8 +49,9 @@ def drop_named_furniture(
         return held
     marked = owners_of(root, names.named(marking))
     holders = article_holders(root) if marked else set()
+    named = set(marked)
     furniture, footers, reviews = _sort_marked(
-        [e for e in marked if not in_running_text(e) and e not in holders],
+        [e for e in marked if not in_running_text(e, named) and e not in holders],
         names.named(words),
         names.named(review_words),
     )
@@ -98,38 +99,77 @@ _PHRASING = frozenset(
 )  # fmt: skip
 
 
-def in_running_text(element: etree._Element) -> bool:
+def in_running_text(element: etree._Element, marked: Set[etree._Element] = frozenset()) -> bool:
     """Tell whether a phrasing element stands inside a sentence or a program: a word or a
-    sentence's mark beside it or beside the inline elements it stands in, a sentence of its
-    own in a paragraph, or inside a <pre>."""
+    sentence's mark in its line outside the `marked` elements, a line that is a sentence
+    of its own in a paragraph, or inside a <pre>."""
+    # A study text's note links (readability-even clean-links, `<a class="popup">`)
+    # open a paragraph ("Ah Bartleby! Ah humanity</a>!"), follow a quote mark, stand
+    # two in a row, or are the whole paragraph; a link wrapped in a coloured span is
+    # a sentence's words ("The <span><a class="external-popup">Internal Revenue
+    # Service</a></span>, provide", wcxb-dev 4880). The line is judged whole, so its
+    # named elements stay or go together: no paragraph loses some of its words.
     if element.tag not in _PHRASING:
         return False
-    # A study text's note links (readability-even clean-links, `<a class="popup">`)
-    # open a paragraph ("Ah Bartleby! Ah humanity</a>!"), follow a quote mark, or
-    # are the whole paragraph; a link wrapped in a coloured span is a sentence's
-    # words ("The <span><a class="external-popup">Internal Revenue Service</a></span>,
-    # provide", wcxb-dev 4880).
-    node = element
-    while node.tag in _PHRASING:
-        parent = node.getparent()
-        if parent is None:
-            return False
-        if _text_beside(node, parent):
-            return True
-        node = parent
+    top = element
+    while (parent := top.getparent()) is not None and parent.tag in _PHRASING:
+        top = parent
+    block = top.getparent()
+    if block is None:
+        return False
     # Code keeps every character: a highlighter's comment token (`<span class="comment">`,
     # wcxb-dev 4398's "// socket closed") is the program's text, not the page's comments.
-    return node.tag == "pre" or (node.tag == "p" and is_sentence(text_content(element)))
-
-
-def _text_beside(element: etree._Element, parent: etree._Element) -> bool:
-    """Tell whether a word or a sentence's mark stands right before or after an element."""
-    before = element.getprevious()
-    text_before = parent.text if before is None else before.tail
+    if block.tag == "pre":
+        return True
+    run = _inline_run(top)
+    outside = " ".join(_unmarked_text(run, block, marked))
+    if _WORD.search(outside) is not None or _SENTENCE_MARK.search(outside) is not None:
+        return True
     # Words and sentence marks, not separators: a breadcrumb's links stand between
-    # "»" and "/".
-    beside = f"{text_before or ''} {element.tail or ''}"
-    return _WORD.search(beside) is not None or _SENTENCE_MARK.search(beside) is not None
+    # "»" and "/". A line all of named elements is the article's if it is a sentence.
+    whole = " ".join(_unmarked_text(run, block, frozenset()))
+    return block.tag == "p" and is_sentence(whole)
+
+
+def _inline_run(element: etree._Element) -> list[etree._Element]:
+    """Return the siblings that stand in one line with an element: the phrasing elements
+    around it, up to a block-level sibling either side."""
+    parent = element.getparent()
+    siblings = list(parent) if parent is not None else [element]
+    index = siblings.index(element)
+    start, end = index, index
+    while start > 0 and _inline(siblings[start - 1]):
+        start -= 1
+    while end + 1 < len(siblings) and _inline(siblings[end + 1]):
+        end += 1
+    return siblings[start : end + 1]
+
+
+def _inline(element: etree._Element) -> bool:
+    """Tell whether an element stays in the line of its siblings: a phrasing element."""
+    return element.tag in _PHRASING
+
+
+def _unmarked_text(
+    run: list[etree._Element], block: etree._Element, marked: Set[etree._Element]
+) -> list[str]:
+    """Return the texts of a line (the run of siblings in `block`), less the `marked`
+    elements' own."""
+    first = run[0]
+    previous = first.getprevious()
+    texts = [(block.text if previous is None else previous.tail) or ""]
+    stack = list(run)
+    while stack:  # a walk, not a recursion: pages nest elements thousands deep
+        node = stack.pop()
+        if node.getparent() is block:  # a member of the run: its tail is the line's
+            texts.append(node.tail or "")
+        if node in marked:
+            continue
+        texts.append(node.text or "")
+        for child in node:
+            texts.append(child.tail or "")
+            stack.append(child)
+    return texts
 
 
 def is_sentence(text: str) -> bool:

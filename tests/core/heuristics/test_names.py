@@ -208,6 +208,22 @@ def test_a_note_link_that_opens_ends_or_is_its_paragraph_is_kept() -> None:
     assert "Open the glossary" not in text  # alone in its paragraph, and no sentence
 
 
+def test_a_line_keeps_its_named_elements_together_or_loses_them_together() -> None:
+    # Two note links in a row, "." after the second: judged one by one, the first
+    # (nothing but a space beside it) went, the second stayed.
+    story = "Words of the story. " * 30
+    root = lxml.html.document_fromstring(
+        f"<body><p>{story}</p>"
+        "<p><a class='popup'>Quay lamps</a> <a class='popup'>burning low</a>.</p>"
+        "<p><span class='breadcrumb'>Home</span> / <span class='breadcrumb'>Poems</span></p>"
+        "</body>"
+    )
+    _drop_named(root, BOILERPLATE_WORDS, NONE, max_share=0.5, footer_max_share=0.2)
+    text = " ".join(root.text_content().split())
+    assert "Quay lamps burning low." in text
+    assert "Home" not in text and "Poems" not in text
+
+
 def test_a_code_token_named_as_comments_is_kept() -> None:
     # wcxb-dev 4398: a highlighter's `<span class="comment">` at a line's start, after
     # nothing but "{" and spaces and before the next token's span, is the program's text.

@@ -411,6 +411,8 @@ SHARE = furniture_pattern(SHARE_LABELS)
         ("p", "Share:", True),
         ("p", "SHARE", True),
         ("p", "Share this post", True),
+        ("p", "Share on Facebook", True),
+        ("p", "Email this story", True),
         ("h2", "Share the load", False),
         ("p", "Share your thoughts on the draft below.", False),
         ("h3", "Shares and dividends", False),
