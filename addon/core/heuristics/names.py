@@ -49,9 +49,9 @@ def drop_named_furniture(
         return held
     marked = owners_of(root, names.named(marking))
     holders = article_holders(root) if marked else set()
-    named = set(marked)
+    lines = Lines(set(marked))
     furniture, footers, reviews = _sort_marked(
-        [e for e in marked if not in_running_text(e, named) and e not in holders],
+        [e for e in marked if not in_running_text(e, lines) and e not in holders],
         names.named(words),
         names.named(review_words),
     )
@@ -99,10 +99,10 @@ _PHRASING = frozenset(
 )  # fmt: skip
 
 
-def in_running_text(element: etree._Element, marked: Set[etree._Element] = frozenset()) -> bool:
+def in_running_text(element: etree._Element, lines: Lines) -> bool:
     """Tell whether a phrasing element stands inside a sentence or a program: a word or a
-    sentence's mark in its line outside the `marked` elements, a line that is a sentence
-    of its own in a paragraph, or inside a <pre>."""
+    sentence's mark in its line outside the named elements, a line that is a sentence of
+    its own in a paragraph, or inside a <pre>."""
     # A study text's note links (readability-even clean-links, `<a class="popup">`)
     # open a paragraph ("Ah Bartleby! Ah humanity</a>!"), follow a quote mark, stand
     # two in a row, or are the whole paragraph; a link wrapped in a coloured span is
@@ -119,35 +119,50 @@ def in_running_text(element: etree._Element, marked: Set[etree._Element] = froze
         return False
     # Code keeps every character: a highlighter's comment token (`<span class="comment">`,
     # wcxb-dev 4398's "// socket closed") is the program's text, not the page's comments.
-    if block.tag == "pre":
-        return True
-    run = _inline_run(top)
-    outside = " ".join(_unmarked_text(run, block, marked))
+    return block.tag == "pre" or lines.is_text(top, block)
+
+
+class Lines:
+    """The lines of inline elements that named elements stand in, each judged once."""
+
+    def __init__(self, named: Set[etree._Element]) -> None:
+        self.named = named
+        self.runs: dict[etree._Element, list[etree._Element]] = {}  # member -> its line
+        self.judged: dict[int, bool] = {}  # id of a line -> whether it is text
+
+    def is_text(self, top: etree._Element, block: etree._Element) -> bool:
+        """Tell whether the line `top` stands in is the article's text (see in_running_text)."""
+        if top not in self.runs:
+            for run in _inline_runs(block):
+                self.runs.update(dict.fromkeys(run, run))
+        run = self.runs[top]
+        if id(run) not in self.judged:
+            self.judged[id(run)] = _is_text(run, block, self.named)
+        return self.judged[id(run)]
+
+
+def _inline_runs(block: etree._Element) -> Iterator[list[etree._Element]]:
+    """Yield the runs of phrasing children of a block, split at its block-level children."""
+    run: list[etree._Element] = []
+    for child in block:
+        if child.tag in _PHRASING:
+            run.append(child)
+        elif run:
+            yield run
+            run = []
+    if run:
+        yield run
+
+
+def _is_text(run: list[etree._Element], block: etree._Element, named: Set[etree._Element]) -> bool:
+    """Tell whether a line holds a word or a sentence's mark outside its named elements, or
+    is a paragraph's sentence of its own."""
+    outside = " ".join(_unmarked_text(run, block, named))
     if _WORD.search(outside) is not None or _SENTENCE_MARK.search(outside) is not None:
         return True
     # Words and sentence marks, not separators: a breadcrumb's links stand between
     # "»" and "/". A line all of named elements is the article's if it is a sentence.
-    whole = " ".join(_unmarked_text(run, block, frozenset()))
-    return block.tag == "p" and is_sentence(whole)
-
-
-def _inline_run(element: etree._Element) -> list[etree._Element]:
-    """Return the siblings that stand in one line with an element: the phrasing elements
-    around it, up to a block-level sibling either side."""
-    parent = element.getparent()
-    siblings = list(parent) if parent is not None else [element]
-    index = siblings.index(element)
-    start, end = index, index
-    while start > 0 and _inline(siblings[start - 1]):
-        start -= 1
-    while end + 1 < len(siblings) and _inline(siblings[end + 1]):
-        end += 1
-    return siblings[start : end + 1]
-
-
-def _inline(element: etree._Element) -> bool:
-    """Tell whether an element stays in the line of its siblings: a phrasing element."""
-    return element.tag in _PHRASING
+    return block.tag == "p" and is_sentence(" ".join(_unmarked_text(run, block, frozenset())))
 
 
 def _unmarked_text(
