@@ -34,7 +34,7 @@ cdef enum:
 
 cdef enum:
     _MAX_TAGS = 128
-    _MAX_KEPT_ATTRS = 16
+    _MAX_KEPT_ATTRS = 32
 
 cdef const char* _TAGS[_MAX_TAGS]
 cdef int _KINDS[_MAX_TAGS]

@@ -16,7 +16,7 @@ from addon.core.decode import Decoded, decode
 from addon.core.dom import text_content
 from addon.core.heuristics.chrome import drop_chrome
 from addon.core.heuristics.direction import declared_direction, page_direction
-from addon.core.heuristics.hiding import drop_non_content
+from addon.core.heuristics.hiding import Formula, drop_non_content, restore_formulas
 from addon.core.heuristics.language import detect_language
 from addon.core.heuristics.metadata import (
     NOTHING_DECLARED,
@@ -255,7 +255,7 @@ def _read_page(
     said = declares_article(root, meta)  # what the page calls itself, for the reader check
     return _Found(
         lines, selection, headline, chosen, meta, discussion, base_url, lang, direction,
-        dated_posts, said,
+        dated_posts, said, done.formulas,
     )  # fmt: skip
 
 
@@ -314,11 +314,12 @@ class Preprocessed:
 
     skip: str
     thread: bool
+    formulas: tuple[Formula, ...] = ()
 
 
 def preprocess(root: etree._Element, extend: ExtendParams) -> Preprocessed:
     """Drop what is never content: hidden parts, chrome, named furniture; say why to skip."""
-    drop_non_content(
+    formulas = drop_non_content(
         root,
         unvoiced_max_link_share=extend.unvoiced_max_link_share if extend.keep_unvoiced else None,
         disclosed_max_link_share=extend.unvoiced_max_link_share if extend.keep_disclosed else None,
@@ -344,7 +345,8 @@ def preprocess(root: etree._Element, extend: ExtendParams) -> Preprocessed:
         names=names,
     )
     thread = bool(extend.comment_words) and not extend.comment_words <= words
-    return Preprocessed(banner_only(root, banners, min_rest=extend.consent_min_rest), thread)
+    skip = banner_only(root, banners, min_rest=extend.consent_min_rest)
+    return Preprocessed(skip, thread, formulas)
 
 
 def _write_article(
@@ -404,6 +406,7 @@ class _Output:
 def _output(found: _Found, extend: ExtendParams) -> _Output:
     """Build the blocks, end them at a late furniture heading, drop a repeated run, outline."""
     chosen = found.chosen
+    restore_formulas(found.formulas, chosen.drop)
     blocks: Sequence[Block] = build_blocks(chosen.top, base_url=found.base_url, drop=chosen.drop)
     left_out: list[LeftOut] = []
     for step, reason in _furniture_steps(found, extend):
@@ -561,6 +564,7 @@ class _Found:
     dir: str | None  # declared nearest the content: "rtl"/"ltr"; None if none or "auto"
     dated_posts: bool = False  # a thread: its posts open with a name and a date
     declared: Declared = NOTHING_DECLARED  # what the page calls itself, for the reader check
+    formulas: tuple[Formula, ...] = ()  # flattened for reading the page, MathML in the view
 
 
 def _article(

@@ -134,8 +134,10 @@ def _words(names: str) -> frozenset[str]:
 
 
 # Elements that run script, embed or frame a document, or change how the page is read.
+# Not <math>: the reader keeps formulas as MathML, each of its elements and attributes
+# checked against the core's allow-list below, as every other content element is.
 EXECUTABLE_ELEMENTS = _words(
-    "script iframe frame frameset object embed applet base link svg math template noscript"
+    "script iframe frame frameset object embed applet base link svg template noscript"
     " portal foreignobject animate set animatemotion animatetransform handler listener"
     " import xml isindex param audio video source track canvas"
 )

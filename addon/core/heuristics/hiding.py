@@ -6,8 +6,10 @@ parts; and the helpers that drop elements.
 
 from __future__ import annotations
 
+import copy
 import re
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
+from dataclasses import dataclass
 from itertools import islice
 
 import lxml.html
@@ -58,8 +60,9 @@ def drop_non_content(
     unvoiced_max_link_share: float | None = None,
     disclosed_max_link_share: float | None = None,
     place_streamed: bool = False,
-) -> None:
-    """Remove scripts, styles, templates, hidden elements and empty noscripts in place."""
+) -> tuple[Formula, ...]:
+    """Remove scripts, styles, templates, hidden elements and empty noscripts in place;
+    flatten formulas, returning their MathML (`flatten_math`)."""
     # Streamed parts find their slots among the hidden elements: the templates
     # go with those, in the same pass over the tree.
     never = _NEVER_CONTENT_BUT_SLOTS if place_streamed else NEVER_CONTENT
@@ -67,7 +70,7 @@ def drop_non_content(
     # libxml2 does not know <embed>, <param> and <source> as empty elements and
     # nests the following text inside them: keep the text, drop the tags.
     etree.strip_tags(root, *UNKNOWN_VOIDS)
-    flatten_math(root)
+    formulas = flatten_math(root)
     unwrap_noscript(root, min_chars=noscript_min_chars)
     drop_hidden(
         root,
@@ -76,6 +79,7 @@ def drop_non_content(
         disclosed_max_link_share=disclosed_max_link_share,
         place_streamed=place_streamed,
     )
+    return formulas
 
 
 # React's streaming renderer sends a page's late parts as `<div hidden id="S:n">`
@@ -193,18 +197,43 @@ def _renamed(elements: Iterable[etree._Element], sentinel: str, also: Iterable[s
     return names
 
 
-def flatten_math(root: etree._Element) -> None:
+@dataclass(frozen=True, slots=True)
+class Formula:
+    """A MathML formula twice: as the page's tree now holds it, flat, and as the page wrote it."""
+
+    flat: etree._Element
+    mathml: etree._Element
+
+
+def flatten_math(root: etree._Element) -> tuple[Formula, ...]:
     """Keep a MathML formula's text, its powers and indices as sup and sub, and drop its
-    other tags (mi, mo, mrow, ...)."""
+    other tags (mi, mo, mrow, ...); return each formula's MathML, for the output stage."""
     # A tag per symbol: DANAg reads a formula as code and leaves the page's
-    # equations out (readability-even mathjax: no article at all), and the output
-    # stage keeps no MathML. Annotations repeat the formula as TeX.
+    # equations out (readability-even mathjax: no article at all). Annotations
+    # repeat the formula as TeX (or as markup: annotation-xml), shown by no browser.
+    formulas: list[Formula] = []
     for math in list(root.iter("math")):
         etree.strip_elements(math, "annotation", "annotation-xml", with_tail=False)
+        mathml = copy.deepcopy(math)
         for script in list(math.iter(*_SCRIPTS)):
             for child, tag in zip(list(script)[1:], _SCRIPTS[script.tag], strict=False):
                 _wrap(child, tag)
         etree.strip_tags(math, *({e.tag for e in math.iterdescendants()} - {"sup", "sub"}))
+        formulas.append(Formula(math, mathml))
+    return tuple(formulas)
+
+
+def restore_formulas(formulas: Iterable[Formula], drop: Container[etree._Element]) -> None:
+    """Put each formula's MathML back where its flat text stands, unless a part is dropped."""
+    # Flat, "x = (-b ± sqrt(b²-4ac)) / 2a" reads "x=−b±b2−4ac2a"; as MathML the
+    # browser lays out its fraction and root, and a screen reader reads it as math.
+    for formula in formulas:
+        flat = formula.flat
+        parent = flat.getparent()
+        if parent is None or any(element in drop for element in flat.iter()):
+            continue
+        formula.mathml.tail = flat.tail
+        parent.replace(flat, formula.mathml)
 
 
 # MathML's scripts, and the HTML elements their scripts become, in child order.

@@ -53,6 +53,7 @@ REMOVE_TAGS = tag_set(
     "script style template svg iframe frame frameset object applet param canvas"
     " audio video map area input button select textarea option optgroup datalist output"
     " progress meter head title meta link base dialog colgroup col noembed noframes portal"
+    " annotation annotation-xml"  # a formula's source (TeX) or markup, shown by no browser
 )
 
 
@@ -71,8 +72,17 @@ _STRUCTURE_TAGS = tag_set(
 )
 
 
+# MathML Core's elements (and menclose), for the formulas preprocessing set aside
+# (heuristics/hiding.py, `restore_formulas`); not its annotations, which may hold markup.
+MATH_TAGS = tag_set(
+    "math semantics mrow mi mo mn ms mtext mspace msqrt mroot mfrac msup msub msubsup"
+    " munder mover munderover mmultiscripts mprescripts none mtable mtr mtd mstyle mpadded"
+    " mphantom merror menclose"
+)
+
+
 # The output allow-list; h1 is absent because the reader page owns the only h1.
-ALLOWED_TAGS = INLINE_TAGS | _STRUCTURE_TAGS
+ALLOWED_TAGS = INLINE_TAGS | _STRUCTURE_TAGS | MATH_TAGS
 
 
 # Kept elements inside which a p may not stand (a layout div there is unwrapped).
@@ -111,6 +121,16 @@ ALLOWED_ATTRS: dict[str, frozenset[str]] = {
     # Set to 0 on every one by output/structure.py: they scroll sideways (plainview.css).
     "pre": frozenset({"tabindex"}),
     "table": frozenset({"tabindex"}),
+    # A formula's layout: shown as a block or in the line, its letters' style, its
+    # operators' and accents' forms, a binomial's fraction bar of no thickness.
+    "math": frozenset({"display", "alttext"}),
+    **dict.fromkeys(("mi", "mn", "ms", "mtext"), frozenset({"mathvariant"})),
+    "mo": tag_set(
+        "mathvariant form stretchy fence separator accent largeop movablelimits symmetric"
+    ),
+    "mstyle": frozenset({"mathvariant", "displaystyle", "scriptlevel"}),
+    **dict.fromkeys(("mover", "munder", "munderover"), frozenset({"accent", "accentunder"})),
+    "mfrac": frozenset({"linethickness"}),
 }
 
 
@@ -223,4 +243,26 @@ def valid_attr(name: str, value: str) -> str | None:
     if name == "scope":
         value = value.strip().lower()
         return value if value in ("row", "col", "rowgroup", "colgroup") else None
+    form = _MATH_VALUES.get(name)
+    if form is not None:
+        value = value.strip().lower()
+        return value if form.fullmatch(value) else None
     return value
+
+
+# The values a formula's attributes may take (MathML Core), by attribute.
+_MATH_FLAG_RE = re.compile("true|false")
+_MATH_VALUES = {
+    **dict.fromkeys(
+        tag_set(
+            "stretchy fence separator accent largeop movablelimits symmetric accentunder"
+            " displaystyle"
+        ),
+        _MATH_FLAG_RE,
+    ),
+    "display": re.compile("block|inline"),
+    "form": re.compile("prefix|infix|postfix"),
+    "mathvariant": re.compile("[a-z-]{1,32}"),
+    "scriptlevel": re.compile(r"[+-]?\d{1,2}"),
+    "linethickness": re.compile(r"\d{0,4}(?:\.\d{1,4})?(?:[a-z]{1,4}|%)?|thin|medium|thick"),
+}

@@ -15,6 +15,7 @@ from addon.core.heuristics.hiding import (
     is_rendering_twin,
     keeps_unvoiced,
     label_tab_panels,
+    restore_formulas,
     unwrap_noscript,
 )
 from addon.core.heuristics.parse import parse, strip_premature_end_tags
@@ -180,12 +181,45 @@ def test_a_formula_keeps_its_text_its_powers_and_indices_and_drops_its_tex() -> 
         "<msubsup><mi>a</mi><mn>1</mn><mn>3</mn></msubsup><mo>=</mo><mn>0</mn>"
         "<annotation encoding='application/x-tex'>x^2</annotation></math> holds.</p>"
     )
-    flatten_math(root)
+    (formula,) = flatten_math(root)
     (math,) = root.iter("math")
+    assert formula.flat is math
     assert lxml.html.tostring(math, encoding="unicode", with_tail=False) == (
         "<math>x<sup>2</sup>+a<sub>1</sub><sup>3</sup>=0</math>"
     )
     assert root.text_content() == "When x2+a13=0 holds."
+    # The MathML as the page wrote it, less its annotation, set aside for the view.
+    assert lxml.html.tostring(formula.mathml, encoding="unicode", with_tail=False) == (
+        "<math><msup><mi>x</mi><mn>2</mn></msup><mo>+</mo>"
+        "<msubsup><mi>a</mi><mn>1</mn><mn>3</mn></msubsup><mo>=</mo><mn>0</mn></math>"
+    )
+
+
+def test_a_formula_set_aside_goes_back_where_its_flat_text_stands() -> None:
+    root = lxml.html.document_fromstring(
+        "<div><p>Since <math display='block'><mfrac><mi>a</mi><mi>b</mi></mfrac></math>, so.</p>"
+        "<p>And <math><msqrt><mi>c</mi></msqrt></math> too.</p></div>"
+    )
+    formulas = drop_non_content(root)
+    assert root.text_content() == "Since ab, so.And c too."
+    restore_formulas(formulas, set())
+    assert [lxml.html.tostring(p, encoding="unicode") for p in root.iter("p")] == [
+        '<p>Since <math display="block"><mfrac><mi>a</mi><mi>b</mi></mfrac></math>, so.</p>',
+        "<p>And <math><msqrt><mi>c</mi></msqrt></math> too.</p>",
+    ]
+
+
+def test_a_formula_with_a_part_left_out_or_gone_from_the_page_stays_flat() -> None:
+    root = lxml.html.document_fromstring(
+        "<div><p>A <math><msup><mi>x</mi><mn>2</mn></msup></math>.</p>"
+        "<p>B <math><mi>y</mi></math>.</p></div>"
+    )
+    first, second = flatten_math(root)
+    (sup,) = first.flat.iter("sup")
+    second.flat.getparent().remove(second.flat)
+    restore_formulas((first, second), {sup})
+    assert root.text_content() == "A x2.B "
+    assert next(root.iter("mi"), None) is None
 
 
 def rendering(glyphs: int, inside: str = "") -> lxml.html.HtmlElement:

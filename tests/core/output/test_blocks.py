@@ -644,6 +644,44 @@ def test_xss_sample_is_neutralised() -> None:
     assert plain_text(blocks) == "x"
 
 
+def test_a_formula_keeps_its_mathml_and_only_mathmls_own_attributes() -> None:
+    (block,) = _blocks(
+        "<body><p>So <math display='block' class='f' onclick='alert(1)'"
+        " xmlns='http://www.w3.org/1998/Math/MathML'>"
+        "<mfrac linethickness='0'><mi mathvariant='bold' href='javascript:alert(1)'>n</mi>"
+        "<mi style='color:red'>k</mi></mfrac><mo stretchy='false' onmouseover='x()'>)</mo>"
+        "</math> holds.</p></body>"
+    )
+    _assert_clean(block)
+    assert block.html == (
+        '<p>So <math display="block"><mfrac linethickness="0"><mi mathvariant="bold">n</mi>'
+        '<mi>k</mi></mfrac><mo stretchy="false">)</mo></math> holds.</p>'
+    )
+    assert block.text == "So nk) holds."
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)></style></mglyph>"
+        "</table></mtext></math>",
+        '<math><mtext><table><mglyph><style><!--</style><img title="--&gt;&lt;img src=1 '
+        'onerror=alert(1)&gt;">',
+        "<math><annotation-xml encoding='text/html'><img src=x onerror=alert(1)>"
+        "</annotation-xml></math>",
+        "<math><mi xlink:href='javascript:alert(1)'>x</mi><maction actiontype='statusline'>"
+        "<mi>y</mi></maction></math>",
+        "<math><mi><svg><script>alert(1)</script></svg></mi></math>",
+    ],
+)
+def test_a_formula_carries_no_script(payload: str) -> None:
+    for block in _blocks(f"<body><p>Text {payload} more.</p></body>"):
+        _assert_clean(block)
+        assert "onerror" not in block.html
+        assert "javascript" not in block.html
+        assert "annotation" not in block.html
+
+
 def test_xss_payload_corpus_is_neutralised() -> None:
     corpus = SHARED / "corpora" / "xss" / "xss-payload-list.txt"
     assert corpus.exists(), f"{corpus} is missing: ../shared must sit beside the checkout"
