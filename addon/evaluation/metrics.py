@@ -11,9 +11,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 
 # WCXB's tokens: runs of word characters, after lowercasing.
 _TOKEN = re.compile(r"\w+", re.UNICODE)
@@ -110,13 +109,15 @@ def lost_words(source: str, shown: str, *apart: str) -> int:
     lack (each as often as it is missing): the fidelity check's measure."""
     # A word the page ran into the next ("pageEUR") and the view shows as two
     # adjacent words is not lost: each of its letters stands there, in order.
-    # So is one whose two halves end one shown part and start another: the view
-    # kept "EUR 17.07" and left out the line before it, "Price, product page".
+    # So is one in more pieces: two prices the page set apart by style alone,
+    # "EUR15.32EUR15.32", shown apart hold "32eur15" as "32", "EUR", "15". So is one
+    # whose two halves end one shown part and start another: the view kept
+    # "EUR 17.07" and left out the line before it, "Price, product page".
     parts = [tokens(text) for text in (shown, *apart)]
     missing = Counter(tokens(source))
     for part in parts:
         missing.subtract(part)
-    split = Counter(a + b for part in parts for a, b in pairwise(part))
+    split = Counter(joined for part in parts for joined in _joined_runs(part))
     lasts = Counter(part[-1] for part in parts if part)
     firsts = Counter(part[0] for part in parts if part)
     return sum(
@@ -124,6 +125,15 @@ def lost_words(source: str, shown: str, *apart: str) -> int:
         for word, count in missing.items()
         if count > 0
     )
+
+
+def _joined_runs(part: Sequence[str], *, max_pieces: int = 8) -> Iterator[str]:
+    """Yield each run of 2 to `max_pieces` adjacent words of a part, written as one word."""
+    for start, first in enumerate(part):
+        joined = first
+        for word in part[start + 1 : start + max_pieces]:
+            joined += word
+            yield joined
 
 
 def _split_at_edges(word: str, lasts: Counter[str], firsts: Counter[str]) -> int:

@@ -129,6 +129,14 @@ def test_a_word_the_view_shows_split_in_two_is_not_lost() -> None:
     assert lost_words("pageEUR", "page") == 1  # half of it is still missing
 
 
+def test_a_word_the_view_shows_in_three_pieces_is_not_lost() -> None:
+    # wcxb-dev 0613's "EUR15.32EUR15.32", two prices set apart by the style sheet,
+    # shown "EUR15.32 EUR 15.32": its word "32eur15" stands as "32", "EUR", "15".
+    source = "Price EUR15.32EUR15.32 total"
+    assert lost_words(source, "Price EUR15.32 EUR 15.32 total") == 0
+    assert lost_words(source, "Price EUR15.32 USD 15.32 total") == 1
+
+
 def test_a_word_split_between_a_left_out_line_and_a_kept_one_is_not_lost() -> None:
     # wcxb-dev 0655: the line "Price, product page" is left out (a repeated run),
     # the price after it kept; the page ran the two into "pageEUR".

@@ -62,6 +62,7 @@ from addon.core.output.text import (
     block_texts,
     break_code_lines,
     keep_pre_newline,
+    part_glued_words,
     pre_text,
     serialise_all,
 )
@@ -499,6 +500,7 @@ def _finish(raws: list[Element], ctx: _Context) -> list[Block]:
     targets = find_targets(holder, ctx.base)  # before the rebuild strips the ids
     unwrap, srcsets_stable = _scrub(holder, ctx)
     etree.strip_elements(holder, REMOVE, with_tail=False)
+    part_glued_words(holder)  # before the wrappers that part them are unwrapped
     name_or_unwrap(holder)
     etree.strip_tags(holder, UNWRAP, *unwrap)
     place_targets(holder, targets)

@@ -15,7 +15,15 @@ from lxml import etree
 
 from addon.core import compiled
 from addon.core.dom import is_element
-from addon.core.output.tags import CONTROL_RE, Element, safe_text, tag_set, text_of
+from addon.core.output.tags import (
+    BLOCKISH_TAGS,
+    CONTROL_RE,
+    MATH_TAGS,
+    Element,
+    safe_text,
+    tag_set,
+    text_of,
+)
 from addon.core.result import Block
 
 # A CJK character, or a run of letters and digits; the group makes findall keep a
@@ -114,6 +122,67 @@ def _is_code_line(element: Element) -> bool:
 _CODE_LINES = etree.XPath(
     "descendant::*[contains(concat(' ', normalize-space(@class), ' '), ' line ')]"
 )
+
+
+def part_glued_words(holder: Element, *, min_chars: int = 2) -> None:
+    """Part two phrasing elements whose words only the style sheet sets apart."""
+    # yahoo-2's "<span class=provider>Associated Press</span><time>December 2, 2016"
+    # shows with the provider's padding between; run together it read
+    # "PressDecember". Parted only where the two cannot be one word: a small letter
+    # then a capital, a cased letter then a digit, a digit then a capital, two
+    # digits; each side of at least `min_chars` characters (a drop cap's
+    # "<span>T</span>he" stays one word), neither of them a sup or sub (an
+    # ordinal's "3<sup>rd</sup>", a note's "word<sup>12</sup>").
+    for element in holder.iter(etree.Element):
+        if element.tail or element.tag in _UNGLUED_TAGS:
+            continue
+        following = element.getnext()
+        if (
+            following is not None
+            and isinstance(following.tag, str)
+            and following.tag not in _UNGLUED_TAGS
+            and _glued(text_of(element), text_of(following), min_chars)
+            and not _in_code(element)
+            and not _opens_apart(following)
+        ):
+            element.tail = " "
+
+
+# Blocks, media, line breaks and formulas: their edges show apart, or hold no word;
+# raised and lowered text, which runs on with the word it marks.
+_UNGLUED_TAGS = BLOCKISH_TAGS | MATH_TAGS | tag_set("br img hr wbr picture source sup sub")
+
+
+def _glued(before: str, after: str, min_chars: int) -> bool:
+    """Tell whether two texts run together at a place no word has inside it."""
+    if len(before.strip()) < min_chars or len(after.strip()) < min_chars:
+        return False
+    last, first = before[-1], after[:1]
+    if last.isdigit():
+        return first.isdigit() or first.isupper()  # not "5km", "1st"
+    return _cased(last) and (first.isdigit() or (last.islower() and first.isupper()))
+
+
+def _opens_apart(element: Element) -> bool:
+    """Tell whether a line break or a block comes first in an element, before its text."""
+    for node in element.iter():
+        if node.tag in _UNGLUED_TAGS and node is not element:
+            return node.tag == "br" or node.tag in BLOCKISH_TAGS
+        if node.text and not node.text.isspace():
+            return False
+    return False
+
+
+def _cased(char: str) -> bool:
+    """Tell a letter of a script with capitals (Latin, Greek, Cyrillic...)."""
+    return char.islower() or char.isupper()
+
+
+def _in_code(element: Element) -> bool:
+    """Tell whether an element is inside code, whose characters are the page's own."""
+    return element.tag in ("pre", "code") or any(
+        ancestor.tag in ("pre", "code") for ancestor in element.iterancestors()
+    )
 
 
 def keep_pre_newline(holder: Element) -> None:

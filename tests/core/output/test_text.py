@@ -7,6 +7,7 @@ import re
 import sys
 
 import lxml.html
+import pytest
 from fragments import HOLDERS, THOROUGH
 from hypothesis import given
 from hypothesis import strategies as st
@@ -18,6 +19,7 @@ from addon.core.output.text import (
     block_texts,
     break_code_lines,
     lines_of_marks,
+    part_glued_words,
     pre_text,
     reading_minutes,
     serialise_all,
@@ -118,3 +120,45 @@ def test_code_lines_set_apart_by_a_style_keep_their_line_breaks() -> None:
     )
     break_code_lines(pre)
     assert pre.text_content() == "npm create vite\ncd my-project\nnpm install4"
+
+
+@pytest.mark.parametrize(
+    ("html", "text"),
+    [
+        # yahoo-2's byline: the style sheet's padding parts the provider from the date.
+        (
+            "<p><span class='provider'><span><a href='/ap'>Associated Press</a></span></span>"
+            "<time class='date'>December 2, 2016</time></p>",
+            "Associated Press December 2, 2016",
+        ),
+        # breitbart's: author, date and comment count, each a box of its own.
+        (
+            "<p><span class='by-author'><span>by</span> <a href='/a'>Lucas Nolan</a></span>"
+            "<span class='bydate'>22 Dec 2016</span><a class='bycount' href='#c'>651</a></p>",
+            "by Lucas Nolan 22 Dec 2016 651",
+        ),
+        (
+            "<p><a href='/1'>Wall Mirrors</a><a href='/2'>Vanity Mirrors</a></p>",
+            "Wall Mirrors Vanity Mirrors",
+        ),
+        # Inside one word, a drop cap and a word's emphasised half stay joined.
+        ("<p><span class='dropcap'>T</span><span>he</span> end.</p>", "The end."),
+        ("<p><b>un</b><i>believable</i>, <b>Java</b>script</p>", "unbelievable, Javascript"),
+        (
+            "<p>the <b>23</b><sup>rd</sup>, <b>12</b><span>th</span>, 5<span>km</span></p>",
+            "the 23rd, 12th, 5km",
+        ),
+        ("<p>a <i>word</i><sup>12</sup> and <b>CO</b><sub>2</sub></p>", "a word12 and CO2"),
+        # Code is the page's own characters; so is a formula, and text without case.
+        ("<pre><span class='n'>Foo</span><span class='mi'>22</span></pre>", "Foo22"),
+        ("<p><code><span>Foo</span><span>22</span></code></p>", "Foo22"),
+        ("<p><span>新闻</span><span>中心</span><span>第</span><span>33</span></p>", "新闻中心第33"),
+        # Already apart, by a space or by a line break.
+        ("<p><span>Written By</span><span><br>John Goreham</span></p>", "Written ByJohn Goreham"),
+        ("<p><a href='/1'>Home</a> <a href='/2'>News</a></p>", "Home News"),
+    ],
+)
+def test_words_a_style_sheet_sets_apart_are_parted(html: str, text: str) -> None:
+    holder = lxml.html.fragment_fromstring(html, create_parent="div")
+    part_glued_words(holder)
+    assert holder.text_content() == text
