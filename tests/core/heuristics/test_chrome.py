@@ -25,6 +25,22 @@ def test_chrome_outside_the_article_is_dropped_inside_kept() -> None:
     assert " ".join(" ".join(root.itertext()).split()) == "byline story tags"
 
 
+def test_a_sections_header_row_and_mains_header_of_text_are_kept() -> None:
+    # readability-even nytimes-5: each band of a section front titled in its header.
+    page = (
+        "<header><a href='/'>Site</a> <a href='/news'>News</a></header>"
+        "<main><header><a href='/'>Home</a> <a href='/shop'>Shop</a> | </header>"
+        "<header>What is the difference, and which is right for you?</header>"
+        "<section><header><h2><a href='/opinion'>Opinion</a></h2></header><p>Teaser.</p>"
+        "</section></main><section><p>More.</p>"
+        "<div class='related'><header><h3>Others read</h3></header><a href='/x'>X</a></div>"
+        "</section>"
+    )
+    assert _text_after_chrome(page) == (
+        "What is the difference, and which is right for you? Opinion Teaser. More. X"
+    )
+
+
 def test_a_form_wrapping_the_page_keeps_its_content_but_not_its_controls() -> None:
     page = (
         "<body><form action='/x'><input name='__VIEWSTATE' value='abc'>"
