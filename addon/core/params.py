@@ -435,6 +435,9 @@ class ExtendParams:
     ad_labels: str = ""
     # Leave out the headings the article ends with: nothing under them, they title nothing.
     drop_closing_headings: bool = False
+    # Leave out a heading whose every line under it, up to the next kept heading of
+    # its rank or higher, was left out: it titled what is gone ("More on HBS:").
+    drop_orphaned_headings: bool = False
     # Remove elements whose class/id words name them as the page's footer (sites
     # build it from divs, which the chrome step does not know); empty = off.
     footer_words: Words = frozenset()
@@ -668,6 +671,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             share_labels=SHARE_LABELS,
             ad_labels=AD_LABELS,
             drop_closing_headings=True,
+            drop_orphaned_headings=True,
             # off: even .8387 / odd .8398 (article .9487 / .9395, must-not snippets
             # kept 11.2% / 11.6%); on: .8408 / .8402 (article .9494 / .9404, must-not
             # 10.0% / 10.8%). The share 0.05: even .8400, 0.1: .8402, 0.3: .8408,

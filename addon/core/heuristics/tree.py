@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from lxml import etree
 
 from addon.core.dom import text_content
 from addon.core.heuristics.names import is_sentence, names_any
+from addon.core.output.furniture import furniture_pattern, heading_names_furniture
 from addon.core.paper.danag import Selection
 from addon.core.paper.lines import BLOCK_TAGS, Line
 from addon.core.paper.titlefinder import HEADING_TAGS, Headline
@@ -67,6 +70,10 @@ def choose_content(
         if extend.keep_unselected_within:
             dense = _dense_within(lines, dense, inside, linked, extend, runs=runs)
             evidence, kept = kept, _lines_within(lines, inside, dense)
+    if extend.drop_orphaned_headings:
+        # A furniture heading stays for the output stage, which ends the article there.
+        tail = furniture_pattern(extend.furniture_headings) if extend.furniture_headings else None
+        kept = _without_orphaned_headings(lines, kept, inside, top, spare=tail)
     drop = _unkept_elements(lines, kept, top, inside)
     if headline is not None and headline.element is not None:
         drop.add(headline.element)
@@ -670,6 +677,63 @@ def _lines_within(
     return [
         index for index, line in enumerate(lines) if line.element in inside and index not in dense
     ]
+
+
+def _without_orphaned_headings(
+    lines: Sequence[Line],
+    kept: list[int],
+    inside: set[etree._Element],
+    top: etree._Element,
+    *,
+    spare: re.Pattern[str] | None = None,
+    max_words: int = 12,
+) -> list[int]:
+    """Leave out each kept heading whose lines under it were all left out, up to the next
+    kept heading of its rank or higher: it titled what is gone."""
+    # wcxb-dev 0022's "More on HBS:" over a list of links left out as link-dense, then
+    # "2. Stanford GSB": a reader met the title of nothing. What is left out goes
+    # whole, its heading with it. A heading with no line at all under it (a title
+    # over a subtitle's heading) is the author's, and stays; so is one the page's own
+    # links lead to (wikipedia's "See also", in its table of contents), and a
+    # furniture heading, where the output stage ends the article.
+    # Lines without text of their own (a list's, a wrapper's) title nothing and are no text.
+    texts = sorted(index for index in kept if lines[index].t1 > 0)
+    orphans = [
+        this
+        for this, following in pairwise(texts)
+        if _orphaned(lines[this], lines[following], max_words=max_words, spare=spare)
+        and _left_out_between(lines, this, following, inside)
+    ]
+    if orphans:
+        targets = {
+            href[1:] for link in top.iter("a") if (href := link.get("href") or "")[:1] == "#"
+        }
+        left_out = {i for i in orphans if _own_anchors(lines[i].element).isdisjoint(targets)}
+        kept = [index for index in kept if index not in left_out]
+    return kept
+
+
+def _orphaned(
+    heading: Line, after: Line, *, max_words: int, spare: re.Pattern[str] | None
+) -> bool:
+    """Tell whether a kept heading may title nothing: a short one, not furniture, with a
+    kept heading of its rank or higher the next kept text."""
+    return (
+        heading.tag in HEADING_TAGS
+        and len(heading.text.split()) <= max_words  # longer: a paragraph set as one
+        and after.tag in HEADING_TAGS
+        and after.tag <= heading.tag
+        and not (spare and heading_names_furniture(heading.text, spare))
+    )
+
+
+def _left_out_between(
+    lines: Sequence[Line], start: int, stop: int, inside: set[etree._Element]
+) -> bool:
+    """Tell whether the lines strictly between two kept ones hold text, all of it left out
+    of the content's subtree."""
+    between = [line for line in lines[start + 1 : stop] if line.t1 > 0]
+    return bool(between) and all(line.element in inside for line in between)
 
 
 def _unkept_elements(

@@ -23,6 +23,12 @@ def furniture_pattern(headings: str) -> re.Pattern[str]:
     return re.compile(f"(?:{headings})")
 
 
+def heading_names_furniture(text: str, pattern: re.Pattern[str]) -> bool:
+    """Tell whether a heading's words, lowered, are wholly a furniture heading's."""
+    # Lowered before the words are cut: lowering may split a word in two.
+    return pattern.fullmatch(" ".join(_TOKEN_RE.findall(text.lower()))) is not None
+
+
 def cut_furniture_tail(
     blocks: Sequence[Block],
     pattern: re.Pattern[str],
@@ -175,8 +181,7 @@ def _names_furniture(block: Block, pattern: re.Pattern[str], max_label_words: in
     if block.kind not in HEADINGS and block.kind != "p":
         return False
     if block.kind != "p":
-        # Lowered before the words are cut: lowering may split a word in two.
-        return pattern.fullmatch(" ".join(_TOKEN_RE.findall(block.text.lower()))) is not None
+        return heading_names_furniture(block.text, pattern)
     # Many sites style a furniture title ("Related articles", "Was this page
     # helpful?") as a bold paragraph; a one-word one ("Share", "Tags") is more
     # often a button inside a post, so a label needs two words or more. Lowering

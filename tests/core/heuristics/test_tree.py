@@ -534,3 +534,38 @@ def test_a_main_region_apart_from_the_headline_takes_the_kept_lines_subtree() ->
     # The kept lines meet only at <body> too: the narrow subtree stays.
     loose = _APART.replace("<div class='post'>", "").replace("</div></div>", "</div>")
     assert "The article opens" not in _apart_text(loose, on)
+
+
+ORPHANS = replace(
+    EXTEND, drop_orphaned_headings=True, furniture_headings="related articles"
+)
+PROSE = "A paragraph of the walk that the article describes at some length. " * 4
+
+
+def _orphan_page(title: str, links: str = "", toc: str = "") -> str:
+    items = "".join(f"<li><a href='/{n}'>Link number {n} to elsewhere</a></li>" for n in range(4))
+    return (
+        f"{toc}<h2>First walk</h2><p>{PROSE}</p><h3{links}>{title}</h3><ul>{items}</ul>"
+        f"<h2>Second walk</h2><p>{PROSE}</p>"
+    )
+
+
+def test_a_heading_whose_section_was_left_out_goes_with_it() -> None:
+    text = _chosen_text(_orphan_page("More on the walk:"), ORPHANS)
+    assert "More on the walk:" not in text
+    assert "Link number" not in text
+    assert "First walk" in text and "Second walk" in text
+    # Without the rule, the heading stays over nothing.
+    assert "More on the walk:" in _chosen_text(_orphan_page("More on the walk:"), EXTEND)
+
+
+def test_a_heading_the_pages_links_lead_to_or_that_names_furniture_stays() -> None:
+    toc = "<p><a href='#more'>More</a> <a href='#first'>First</a> and a sentence of text.</p>"
+    linked = _chosen_text(_orphan_page("More on the walk:", " id='more'", toc), ORPHANS)
+    assert "More on the walk:" in linked
+    assert "Related articles" in _chosen_text(_orphan_page("Related articles"), ORPHANS)
+
+
+def test_a_heading_right_over_a_heading_or_over_kept_text_stays() -> None:
+    body = f"<h2>Part one</h2><h3>The start</h3><p>{PROSE}</p><h2>Part two</h2><p>{PROSE}</p>"
+    assert _chosen_text(body, ORPHANS).count("Part") == 2
