@@ -56,6 +56,7 @@ from addon.core.output.tags import (
     filter_attrs,
     has_text,
     safe_text,
+    shows_text,
     tag_of,
 )
 from addon.core.output.text import (
@@ -573,7 +574,7 @@ def drop_empty_items(holder: Element) -> None:
     empty = [
         el
         for el in holder.iter(*EMPTIED_TAGS, *EMPTIED_INLINE_TAGS)
-        if not has_text(el)
+        if not shows_text(el)
         and next(el.iter("img", "hr"), None) is None
         and (el.tag in EMPTIED_TAGS or el.get("id") is None)
     ]

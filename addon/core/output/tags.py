@@ -193,6 +193,23 @@ def has_text(el: Element) -> bool:
     return bool(text) and not text.isspace()
 
 
+def shows_text(el: Element) -> bool:
+    """Tell whether an element holds text a reader sees or hears: not whitespace, nor the
+    invisible characters pages space their paragraphs with (zero-width joiner and kin)."""
+    text = el.text
+    if text and _VISIBLE_RE.search(text):
+        return True
+    if not len(el):
+        return False
+    return _VISIBLE_RE.search(text_of(el)) is not None
+
+
+# A character other than whitespace and the invisible format characters: zero-width
+# space, non-joiner and joiner, word joiner, byte order mark. Inside text they still
+# join (an emoji family is three emoji joined by U+200D); alone they show nothing.
+_VISIBLE_RE = re.compile(r"[^\s\u200b\u200c\u200d\u2060\ufeff]")
+
+
 def safe_text(text: str | None) -> str:
     """Return text without the control characters lxml refuses to store ("" for None)."""
     if not text:

@@ -1086,6 +1086,20 @@ def test_an_empty_paragraph_or_sub_list_inside_a_kept_block_is_left_out() -> Non
     assert block.html.endswith("<li>Done:</li></ul>")
 
 
+def test_a_paragraph_of_invisible_characters_alone_is_empty() -> None:
+    # Site builders space paragraphs with a zero-width joiner (`<p>&zwj;</p>`): 106
+    # such paragraphs in the even wcxb-dev articles' views, each a blank to the eye
+    # and an empty paragraph to a screen reader.
+    blocks = _blocks(
+        "<body><p>Before.</p><p>\u200d</p><p> \u200b\ufeff </p><p>After.</p>"
+        "<ul><li>\u2060</li><li>Item</li></ul><p>Family: \U0001f468\u200d\U0001f467</p></body>"
+    )
+    assert [b.text for b in blocks] == [
+        "Before.", "After.", "Item", "Family: \U0001f468\u200d\U0001f467"
+    ]
+    assert blocks[2].html.count("<li") == 1
+
+
 def test_an_empty_paragraph_between_two_texts_stays_a_line_break() -> None:
     (block,) = _blocks("<body><ul><li>Roses are red,<p> </p>violets are blue.</li></ul></body>")
     assert block.html == "<ul><li>Roses are red,<br>violets are blue.</li></ul>"
