@@ -24,7 +24,7 @@ from addon.core.dom import (
     unlink_all,
 )
 from addon.core.output.images import holds_only_images
-from addon.core.output.tags import BLOCKISH, HEADINGS, safe_text
+from addon.core.output.tags import BLOCKISH, HEADINGS, PLAIN_NAME_RE, safe_text
 
 # Elements that never hold reader content (thesis §4.3.1: scripts, styles,
 # comments; plus their modern relatives).
@@ -218,7 +218,7 @@ def flatten_math(root: etree._Element) -> tuple[Formula, ...]:
         for script in list(math.iter(*_SCRIPTS)):
             for child, tag in zip(list(script)[1:], _SCRIPTS[script.tag], strict=False):
                 _wrap(child, tag)
-        etree.strip_tags(math, *({e.tag for e in math.iterdescendants()} - {"sup", "sub"}))
+        etree.strip_tags(math, *_unwrapped_tags(math))
         formulas.append(Formula(math, mathml))
     return tuple(formulas)
 
@@ -234,6 +234,23 @@ def restore_formulas(formulas: Iterable[Formula], drop: Container[etree._Element
             continue
         formula.mathml.tail = flat.tail
         parent.replace(flat, formula.mathml)
+
+
+def _unwrapped_tags(math: etree._Element) -> set[object]:
+    """Return the tags of a formula's elements other than sup and sub, for one strip_tags;
+    an element of a name lxml refuses as an argument is renamed to the sentinel."""
+    # The parser lets in names with control characters ("<b\x03"), which lxml takes
+    # as an element's tag but not as a name to strip by.
+    tags: set[object] = {_UNWRAP}
+    for element in math.iterdescendants():
+        tag = element.tag
+        if tag in ("sup", "sub"):
+            continue
+        if isinstance(tag, str) and not PLAIN_NAME_RE.fullmatch(tag):
+            element.tag = _UNWRAP
+        else:
+            tags.add(tag)
+    return tags
 
 
 # MathML's scripts, and the HTML elements their scripts become, in child order.

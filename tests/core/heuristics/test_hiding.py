@@ -195,6 +195,14 @@ def test_a_formula_keeps_its_text_its_powers_and_indices_and_drops_its_tex() -> 
     )
 
 
+def test_a_formula_holding_an_element_of_an_odd_name_is_flattened_too() -> None:
+    # The parser takes "<b\x03" for an element; lxml refuses that name as an argument.
+    root = parse("<body><p>So <math><mi>x</mi><b\x03>y</math> holds.</p></body>")
+    assert root is not None
+    (formula,) = flatten_math(root)
+    assert formula.flat.text == "xy" and not len(formula.flat)
+
+
 def test_a_formula_set_aside_goes_back_where_its_flat_text_stands() -> None:
     root = lxml.html.document_fromstring(
         "<div><p>Since <math display='block'><mfrac><mi>a</mi><mi>b</mi></mfrac></math>, so.</p>"
