@@ -363,6 +363,10 @@ def _says_only(text: str, *, dated: bool, byline: str | None = None) -> bool:
     """Tell whether a line says only when (if `dated`), by whom (the `byline`) or how long to
     read, in English."""
     words = _TOKEN_RE.findall(text.lower())
+    # A byline's lead word with its name left out as a link line (readability-even
+    # cnet-svg-classes' "por", wcxb-dev's "By", "Written by"): it says nothing alone.
+    if words and set(words) <= _BY_WORDS:
+        return True
     # The author's name alone ("Mark Di Stefano", "By Ann Lee"), as the row names them.
     if byline and [word for word in words if word != "by"] == _TOKEN_RE.findall(byline.lower()):
         return True
@@ -391,6 +395,9 @@ _LINE_WORDS = _DATE_WORDS | tag_set(
     "last on at by and min mins minute minutes read reading time am pm"
     " monday tuesday wednesday thursday friday saturday sunday"
 )
+# The words that lead a byline, in the languages of the reference pages and their
+# neighbours: "by", "written by", "por", "von", "par", "di", "door", "av", "af", "przez".
+_BY_WORDS = tag_set("by written posted author authors por von par di door av af przez")
 # A number, or an ordinal ("26th").
 _NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")
 

@@ -330,6 +330,15 @@ def test_the_authors_name_alone_before_the_prose_goes_as_the_byline_row_shows_it
     assert drop_date_lines(blocks, dated=False) == blocks
 
 
+def test_a_bylines_lead_word_alone_before_the_prose_goes() -> None:
+    # readability-even cnet-svg-classes: "por", its author's link left out as a link line.
+    prose = "La aplicación de Twitter que minimiza el uso de datos llega a México. " * 3
+    blocks = _text_blocks(
+        ("p", "por"), ("p", "Written by"), ("p", "By the river"), ("p", prose), ("p", "By"),
+    )  # fmt: skip
+    assert drop_date_lines(blocks, dated=False) == blocks[2:]
+
+
 def _figure(src: str, caption: str) -> Block:
     figcaption = f"<figcaption>{caption}</figcaption>" if caption else ""
     return Block("figure", f'<figure><img src="{src}" alt="">{figcaption}</figure>', caption)
