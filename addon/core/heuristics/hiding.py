@@ -497,11 +497,23 @@ def keeps_unvoiced(element: etree._Element, max_link_share: float) -> bool:
     # nothing to click, shows them all. Mobile menus carry it too: all links.
     text = text_length(element)
     if not text:
-        return True
+        return not is_second_link(element)
     if text_content(element).isspace():
         return not is_rendering_twin(element)
     links = sum(text_length(anchor) for anchor in element.iter("a"))
     return links <= max_link_share * text
+
+
+def is_second_link(element: etree._Element) -> bool:
+    """Tell a link the page takes out of the keyboard's way as well as the screen reader's,
+    holding only decorative images: a second way to where a link beside it leads."""
+    # readability-even nytimes-5: each teaser's thumbnail, `<a aria-hidden="true"
+    # tabindex="-1"><img alt=""></a>`, the small copy of the photo its figure shows.
+    return (
+        element.tag == "a"
+        and (element.get("tabindex") or "").strip() == "-1"
+        and all(not (image.get("alt") or "").strip() for image in element.iter("img"))
+    )
 
 
 # What an aria-hidden element without text may still show the eye.

@@ -175,6 +175,18 @@ def test_a_lazy_images_noscript_fallback_stays_and_a_lone_pixel_goes() -> None:
     assert [img.get("src") for img in root.xpath("//noscript/img")] == ["/max/1600/a.png"]
 
 
+def test_a_second_link_to_a_photo_hidden_from_keyboard_and_screen_reader_goes() -> None:
+    # readability-even nytimes-5: each teaser's thumbnail beside its figure's photo.
+    root = lxml.html.document_fromstring(
+        "<body><figure><img src='/large.jpg' alt='A bridge.'></figure>"
+        "<a aria-hidden='true' tabindex='-1' href='/story'><img src='/thumb.jpg' alt=''></a>"
+        "<div aria-hidden='true'><img src='/slide.jpg' alt=''></div>"
+        "<a aria-hidden='true' href='/x'><img src='/kept.jpg' alt=''></a><p>Text.</p></body>"
+    )
+    drop_hidden(root, unvoiced_max_link_share=0.5)
+    assert [img.get("src") for img in root.iter("img")] == ["/large.jpg", "/slide.jpg", "/kept.jpg"]
+
+
 def test_a_formula_keeps_its_text_its_powers_and_indices_and_drops_its_tex() -> None:
     root = lxml.html.document_fromstring(
         "<p>When <math><msup><mi>x</mi><mn>2</mn></msup><mo>+</mo>"
