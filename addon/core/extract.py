@@ -48,6 +48,7 @@ from addon.core.output.furniture import (
     cut_furniture_tail,
     drop_closing_headings,
     drop_date_lines,
+    drop_logo_links,
     drop_lone_labels,
     drop_repeated_blocks,
     drop_twin_figures,
@@ -439,8 +440,13 @@ def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
         steps.append((ads, "an advertisement's label, its advertisement gone"))
     if extend.drop_twin_figures:
         steps.append((drop_twin_figures, "a figure repeating the one before it"))
+    if extend.drop_logo_links:
+        logos = partial(drop_logo_links, origin=UrlBase.of(found.base_url).origin)
+        steps.append((logos, "an image linking home, outside the text: the site's logo"))
     if extend.drop_date_lines and not found.dated_posts:
-        dated = partial(drop_date_lines, dated=bool(found.meta.published), byline=found.meta.byline)
+        dated = partial(
+            drop_date_lines, published=found.meta.published, byline=found.meta.byline
+        )
         steps.append((dated, "a date, author or reading-time line the byline row shows"))
     if extend.drop_closing_headings:
         steps.append((drop_closing_headings, "a heading the article ends with: it titles nothing"))

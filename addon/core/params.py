@@ -112,7 +112,9 @@ TAG_LINE_LABELS = r"\W*+(?:tags?|tagged|filed under|categories|category)\s*+:"
 # A share bar's label alone, in a heading's words: "Share", "Share this story".
 SHARE_LABELS = (
     r"share(?: this(?: (?:story|article|post|page|recipe|video))?| on \w+(?: \w+)?| via \w+)?|"
-    r"(?:email|tweet|pin) this(?: (?:story|article|post|page|recipe))?"
+    r"(?:email|tweet|pin) this(?: (?:story|article|post|page|recipe))?|"
+    # a copy-link button's label and the word it flashes (wcxb-dev 0016's "copied!")
+    r"copy (?:the )?link|(?:link )?copied"
 )
 # An advertisement slot's label, in the languages the reference pages use, and the
 # line some sites put above the slot.
@@ -428,6 +430,9 @@ class ExtendParams:
     # Leave out a captioned figure that repeats the one right before it (the same
     # image files, the same caption): a photo served at two sizes.
     drop_twin_figures: bool = False
+    # Leave out the site's logo, an image linking to the home page, before the
+    # article's text or after it: the header's and the footer's, not the article's.
+    drop_logo_links: bool = False
     # Leave out the headings and paragraphs whose words are this pattern's whole: a
     # share bar's label, its buttons gone ("Share this story"); "" = none.
     share_labels: str = ""
@@ -668,6 +673,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # off: readability-even theverge showed its lead photo twice; on: once;
             # wcxb-dev words and every other page's view unchanged but 0199 and 4074
             drop_twin_figures=True,
+            drop_logo_links=True,
             share_labels=SHARE_LABELS,
             ad_labels=AD_LABELS,
             drop_closing_headings=True,

@@ -290,6 +290,48 @@ def drop_twin_figures(blocks: Sequence[Block]) -> tuple[Block, ...]:
     return tuple(kept)
 
 
+def drop_logo_links(blocks: Sequence[Block], *, origin: str) -> tuple[Block, ...]:
+    """Leave out the site's logo: a textless block that only links images to the home page of
+    the site at ORIGIN (scheme://host), before the article's first text or after its last."""
+    # A region that starts above the headline brings the header's logo in (wcxb-dev
+    # 4034 twice, the desktop and the mobile one), one that ends below the article the
+    # footer's. Amid the text the same link is the article's (0305: the author's photo
+    # linking to the author's own site).
+    texts = [index for index, block in enumerate(blocks) if block.text.strip()]
+    if not texts or not origin:
+        return tuple(blocks)
+    host = _site_host(origin)
+    return tuple(
+        block
+        for index, block in enumerate(blocks)
+        if texts[0] <= index <= texts[-1] or not _links_home(block, host)
+    )
+
+
+def _links_home(block: Block, host: str) -> bool:
+    """Tell whether a textless block holds images and only links to HOST's home page."""
+    if block.text.strip() or "<img" not in block.html:
+        return False
+    hrefs = _HREF_RE.findall(block.html)
+    return bool(hrefs) and all(_is_home(href, host) for href in hrefs)
+
+
+def _is_home(href: str, host: str) -> bool:
+    """Tell whether HREF is the home page of the site at HOST: its root, with no query."""
+    parts = urlsplit(href)
+    return _site_host(href) == host and parts.path in {"", "/"} and not parts.query
+
+
+def _site_host(url: str) -> str:
+    """Return a URL's host without its "www." (the site the header's logo names); the URL has
+    passed urlsplit once already (`UrlBase.of`, `UrlBase.resolve`)."""
+    return (urlsplit(url).hostname or "").removeprefix("www.")
+
+
+# A link's href in a block's HTML, as the output stage serialises it.
+_HREF_RE = re.compile(r'<a href="([^"]*)"')
+
+
 def _figure_key(block: Block) -> tuple[str, tuple[str, ...]] | None:
     """Return a captioned figure's caption and image file names; None for other blocks."""
     if block.kind != "figure" or not block.text.strip():
@@ -338,7 +380,7 @@ def _repeated_run(keys: Sequence[str], start: int, sources: Sequence[int]) -> in
 def drop_date_lines(
     blocks: Sequence[Block],
     *,
-    dated: bool,
+    published: str | None,
     byline: str | None = None,
     max_chars: int = 80,
     prose_chars: int = 150,
@@ -347,59 +389,123 @@ def drop_date_lines(
     """Leave out the short date, "updated" and reading-time lines that open the article,
     which the reader page's byline row shows."""
     # The byline row shows the reading time always and the date when the page's
-    # metadata gives one (`dated`). Among the first `max_lead` blocks, before the
-    # first paragraph of `prose_chars`, a line of up to `max_chars` that says only
-    # that goes; later ones are the content's own (a thread's post dates).
+    # metadata gives one (`published`, ISO 8601). Among the first `max_lead` blocks kept,
+    # before the first paragraph of `prose_chars`, a line of up to `max_chars` that
+    # says only that goes; later ones are the content's own (a thread's post dates).
+    # The lines that go do not count: a row cut into pieces ("Edited by", "•",
+    # "Reviewed by", wcxb-dev 0026) is one line of the lead.
+    # A bare date opens each post of a thread: where two lines are bare dates, the
+    # first is a post's, not the row's (the forum goldens).
+    day = published if _bare_dates(blocks, max_chars) < 2 else None
     kept: list[Block] = []
     for index, block in enumerate(blocks):
-        if index >= max_lead or (block.kind == "p" and len(block.text) >= prose_chars):
+        if len(kept) >= max_lead or (block.kind == "p" and len(block.text) >= prose_chars):
             return (*kept, *blocks[index:])
-        if len(block.text) > max_chars or not _says_only(block.text, dated=dated, byline=byline):
+        if len(block.text) > max_chars or not _says_only(
+            block, published=published, byline=byline, day=day
+        ):
             kept.append(block)
     return tuple(kept)
 
 
-def _says_only(text: str, *, dated: bool, byline: str | None = None) -> bool:
-    """Tell whether a line says only when (if `dated`), by whom (the `byline`) or how long to
-    read, in English."""
-    words = _TOKEN_RE.findall(text.lower())
+def _bare_dates(blocks: Sequence[Block], max_chars: int) -> int:
+    """Count the lines that are a date alone: a year, and a month's name or two more numbers."""
+    count = 0
+    for block in blocks:
+        words = _TOKEN_RE.findall(block.text.lower()) if len(block.text) <= max_chars else ()
+        numbers = [word for word in words if _NUMBER.fullmatch(word)]
+        named = any(word in _MONTH_NUMBERS for word in words)
+        year = any(len(number) == 4 and number.isdigit() for number in numbers)
+        count += bool(year and (named or len(numbers) >= 3) and not _rest(words))
+    return count
+
+
+def _says_only(
+    block: Block, *, published: str | None, byline: str | None = None, day: str | None = None
+) -> bool:
+    """Tell whether a line says only when (stamped, or the `day` alone), by whom (the `byline`)
+    or how long to read, in English, or nothing at all."""
+    words = _TOKEN_RE.findall(block.text.lower())
+    if not words:
+        return _separator(block)
     # A byline's lead word with its name left out as a link line (readability-even
-    # cnet-svg-classes' "por", wcxb-dev's "By", "Written by"): it says nothing alone.
-    if words and set(words) <= _BY_WORDS:
+    # cnet-svg-classes' "por", wcxb-dev's "By", "Written by", 0026's "Edited by").
+    if set(words) <= _BY_WORDS:
         return True
     # The author's name alone ("Mark Di Stefano", "By Ann Lee"), as the row names them.
     if byline and [word for word in words if word != "by"] == _TOKEN_RE.findall(byline.lower()):
         return True
-    reading = "read" in words and any(word.startswith("min") for word in words)
-    # A bare date may open a post (a thread's first one): a stamped one goes, or
-    # one beside the byline's name.
-    named = bool(byline) and str(byline).lower() in text.lower()
-    dating = dated and any(
+    named = bool(byline) and str(byline).lower() in block.text.lower()
+    if not (_reading_time(words) or _stamped(words, published=published, named=named)):
+        # A bare date may open a post (a thread's first one): the day the row shows
+        # goes alone (wcxb-dev 0002's "August 25, 2025" under a row dated 2025-08-25).
+        return _names_day(words, day) and not _rest(words)
+    # Besides those words, a name at most ("by Ann Lee | May 2, 2025").
+    return len(_rest(words)) <= 2
+
+
+def _separator(block: Block, *, max_chars: int = 3) -> bool:
+    """Tell whether a paragraph without a word is a separator of the byline row ("•", "|")."""
+    return block.kind == "p" and 0 < len("".join(block.text.split())) <= max_chars
+
+
+def _reading_time(words: Sequence[str]) -> bool:
+    """Tell whether words say how long to read: "9 min read", "Reading Time: 11 minutes",
+    or a number of minutes alone ("15 min")."""
+    if len(words) == 2 and _NUMBER.fullmatch(words[0]) and words[1] in _MINUTES:
+        return True
+    return not _READ_WORDS.isdisjoint(words) and any(word.startswith("min") for word in words)
+
+
+def _stamped(words: Sequence[str], *, published: str | None, named: bool) -> bool:
+    """Tell whether words hold a stamped date ("Updated ...") or, beside the byline's name, a
+    date, where the row shows a date."""
+    return published is not None and any(
         word in _STAMPS or (named and (word in _DATE_WORDS or _NUMBER.fullmatch(word)))
         for word in words
     )
-    if not (reading or dating):
+
+
+def _names_day(words: Sequence[str], published: str | None) -> bool:
+    """Tell whether words name the day of an ISO date: its year, its month (by name or
+    number) and its day, in any order."""
+    match = _ISO_DAY.match(published or "")
+    if match is None:
         return False
-    # Besides those words, a name at most ("by Ann Lee | May 2, 2025").
-    rest = [word for word in words if word not in _LINE_WORDS and not _NUMBER.fullmatch(word)]
-    return len(rest) <= 2
+    year, month, day = (int(part) for part in match.groups())
+    numbers = {int(word.rstrip("stndrh")) for word in words if _NUMBER.fullmatch(word)}
+    months = {_MONTH_NUMBERS[word] for word in words if word in _MONTH_NUMBERS}
+    return year in numbers and day in numbers and (month in months or month in numbers)
 
 
-_MONTHS = (
+def _rest(words: Sequence[str]) -> list[str]:
+    """Return the words that are not dates, numbers or a date line's own words."""
+    return [word for word in words if word not in _LINE_WORDS and not _NUMBER.fullmatch(word)]
+
+
+_MONTH_NAMES = (
     "january february march april may june july august september october november december"
-    " jan feb mar apr jun jul aug sep sept oct nov dec"
 )
+_MONTH_NUMBERS = {name: number for number, name in enumerate(_MONTH_NAMES.split(), start=1)} | {
+    name[:3]: number for number, name in enumerate(_MONTH_NAMES.split(), start=1)
+} | {"sept": 9}
 _STAMPS = tag_set("updated published posted")
-_DATE_WORDS = tag_set(_MONTHS) | _STAMPS
-_LINE_WORDS = _DATE_WORDS | tag_set(
-    "last on at by and min mins minute minutes read reading time am pm"
-    " monday tuesday wednesday thursday friday saturday sunday"
+_DATE_WORDS = frozenset(_MONTH_NUMBERS) | _STAMPS
+_MINUTES = tag_set("min mins minute minutes")
+_READ_WORDS = tag_set("read reading")
+_LINE_WORDS = _DATE_WORDS | _MINUTES | _READ_WORDS | tag_set(
+    "last on at by and time am pm monday tuesday wednesday thursday friday saturday sunday"
 )
 # The words that lead a byline, in the languages of the reference pages and their
-# neighbours: "by", "written by", "por", "von", "par", "di", "door", "av", "af", "przez".
-_BY_WORDS = tag_set("by written posted author authors por von par di door av af przez")
+# neighbours: "by", "written by", "edited by", "por", "von", "par", "di", "door", "av",
+# "af", "przez".
+_BY_WORDS = tag_set(
+    "by written posted author authors edited reviewed por von par di door av af przez"
+)
 # A number, or an ordinal ("26th").
 _NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")
+# The day of an ISO 8601 date or date and time.
+_ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
 def trim_rules(blocks: list[Block]) -> tuple[Block, ...]:

@@ -14,6 +14,7 @@ from addon.core.output.furniture import (
     cut_furniture_tail,
     drop_closing_headings,
     drop_date_lines,
+    drop_logo_links,
     drop_lone_labels,
     drop_repeated_blocks,
     drop_twin_figures,
@@ -313,9 +314,34 @@ def test_date_and_reading_time_lines_before_the_prose_go() -> None:
         ("p", prose),
         ("p", "Updated May 2, 2025"),
     )
-    assert drop_date_lines(blocks, dated=True) == (blocks[1], *blocks[3:])
+    assert drop_date_lines(blocks, published="2023-09-16") == (blocks[1], *blocks[3:])
     # Without a date in the metadata the byline row shows none: the dates stay.
-    assert drop_date_lines(blocks, dated=False) == (blocks[0], blocks[1], *blocks[3:])
+    assert drop_date_lines(blocks, published=None) == (blocks[0], blocks[1], *blocks[3:])
+
+
+def test_the_day_the_byline_row_shows_goes_alone_and_other_days_stay() -> None:
+    # wcxb-dev 0002: "August 25, 2025" and "15 min" under a row dated 2025-08-25.
+    prose = "Health and nutrition trends are no longer siloed categories, not at all. " * 3
+    lines = ("August 25, 2025", "15 min", "Reading Time: 11 minutes", "Aug 25th")
+    blocks = _text_blocks(*(("p", line) for line in lines), ("p", prose))
+    published = "2025-08-25T13:59:22+00:00"
+    expected = (blocks[3], blocks[4])  # a day without its year may be another year's
+    assert drop_date_lines(blocks, published=published) == expected
+    numeric = _text_blocks(("p", "25/08/2025"), ("p", prose))
+    assert drop_date_lines(numeric, published=published) == numeric[1:]
+    # Another day, or the day beside other words, is the content's own.
+    kept = _text_blocks(("p", "August 24, 2025"), ("p", "Doors open August 25, 2025"))
+    assert drop_date_lines((*kept, blocks[-1]), published=published) == (*kept, blocks[-1])
+    assert drop_date_lines(blocks[:1], published="not a date") == blocks[:1]
+
+
+def test_a_bare_date_stays_where_another_bare_date_follows_as_in_a_thread() -> None:
+    # The forum goldens: each post opens with its date; the first post's is the row's day.
+    post = "My starter is ten days old and this morning it smelled sharply of nail varnish. " * 2
+    blocks = _text_blocks(
+        ("p", "Jan 11, 2026"), ("p", post), ("p", "2026-01-12 09:30"), ("p", post),
+    )  # fmt: skip
+    assert drop_date_lines(blocks, published="2026-01-11") == blocks
 
 
 def test_the_authors_name_alone_before_the_prose_goes_as_the_byline_row_shows_it() -> None:
@@ -326,8 +352,8 @@ def test_the_authors_name_alone_before_the_prose_goes_as_the_byline_row_shows_it
         ("p", "Mark Di Stefano"), ("p", "By Mark Di Stefano"), ("p", "Mark Di Stefano says"),
         ("p", prose), ("p", "Mark Di Stefano"),
     )  # fmt: skip
-    assert drop_date_lines(blocks, dated=False, byline="Mark Di Stefano") == blocks[2:]
-    assert drop_date_lines(blocks, dated=False) == blocks
+    assert drop_date_lines(blocks, published=None, byline="Mark Di Stefano") == blocks[2:]
+    assert drop_date_lines(blocks, published=None) == blocks
 
 
 def test_a_bylines_lead_word_alone_before_the_prose_goes() -> None:
@@ -336,7 +362,23 @@ def test_a_bylines_lead_word_alone_before_the_prose_goes() -> None:
     blocks = _text_blocks(
         ("p", "por"), ("p", "Written by"), ("p", "By the river"), ("p", prose), ("p", "By"),
     )  # fmt: skip
-    assert drop_date_lines(blocks, dated=False) == blocks[2:]
+    assert drop_date_lines(blocks, published=None) == blocks[2:]
+
+
+def test_edited_and_reviewed_by_and_their_separator_before_the_prose_go() -> None:
+    # wcxb-dev 0026: "Edited by", "•", "Reviewed by", their names left out as links.
+    prose = "With so many options on the market, it can be difficult to choose one. " * 3
+    lead = _text_blocks(("p", "Edited by"), ("p", "•"), ("p", "Reviewed by"))
+    scene_break = _text_blocks(("p", "* * *"))
+    blocks = (*lead, *_text_blocks(("p", prose)), *scene_break)
+    assert drop_date_lines(blocks, published=None) == blocks[3:]
+    # The lines that go do not count toward the lead: the row's pieces are one line.
+    figure = Block("figure", '<figure><img src="a.png" alt=""></figure>', "")
+    pieces = (*lead, figure, *lead, *_text_blocks(("p", "Edited by")))
+    assert drop_date_lines(pieces, published=None, max_lead=1) == (figure, *lead, pieces[-1])
+    # An empty figure is no separator: it has no text at all.
+    figure = Block("figure", '<figure><img src="a.png" alt=""></figure>', "")
+    assert drop_date_lines((figure, *blocks[3:]), published=None) == (figure, *blocks[3:])
 
 
 def _figure(src: str, caption: str) -> Block:
@@ -359,6 +401,53 @@ def test_figures_of_other_images_or_captions_or_none_all_stay() -> None:
     recaptioned = _figure("https://cdn.example/uploads/DSC00889.jpg", "The box.")
     blocks = (star, star, other, same_file, recaptioned)
     assert drop_twin_figures(blocks) == blocks
+
+
+def _logo(href: str, alt: str = "Example Blog") -> Block:
+    image = f'<img src="https://cdn.example/logo.png" alt="{alt}">'
+    html = f'<figure><a href="{href}" rel="noopener noreferrer">{image}</a></figure>'
+    return Block("figure", html, "")
+
+
+_SITE = "https://www.example.com"
+
+
+def test_the_sites_logo_before_and_after_the_article_goes() -> None:
+    # wcxb-dev 4034: the header's logo, twice (desktop and mobile), opened the view.
+    text = _text_blocks(("p", "The article's first paragraph."), ("p", "Its last."))
+    blocks = (_logo("https://example.com"), _logo("https://www.example.com/"), *text)
+    blocks += (_logo("https://www.example.com/"),)
+    assert drop_logo_links(blocks, origin=_SITE) == text
+
+
+def test_a_logo_between_paragraphs_or_linking_elsewhere_stays() -> None:
+    # A photo of the author linking to the author's own site, amid the text (0305),
+    # and images linking to pages of the site or to another site are the article's.
+    first, last = _text_blocks(("p", "First."), ("p", "Last."))
+    inside = _logo("https://www.example.com/")
+    elsewhere = (
+        _logo("https://www.example.com/blog/"),
+        _logo("https://www.example.com/?ref=logo"),
+        _logo("https://other.example/"),
+    )
+    blocks = (*elsewhere, first, inside, last)
+    assert drop_logo_links(blocks, origin=_SITE) == blocks
+
+
+def test_without_a_known_site_every_block_stays() -> None:
+    blocks = (_logo("/"), *_text_blocks(("p", "The article.")))
+    assert drop_logo_links(blocks, origin="") == blocks
+
+
+def test_a_captioned_figure_or_one_with_text_stays() -> None:
+    captioned = Block(
+        "figure",
+        '<figure><a href="https://www.example.com/"><img src="a.png" alt=""></a>'
+        "<figcaption>Our new office.</figcaption></figure>",
+        "Our new office.",
+    )
+    text = _text_blocks(("p", "The article."))
+    assert drop_logo_links((captioned, *text), origin=_SITE) == (captioned, *text)
 
 
 def test_a_furniture_heading_a_higher_heading_closes_goes_alone() -> None:
@@ -422,6 +511,10 @@ SHARE = furniture_pattern(SHARE_LABELS)
         ("p", "Share this post", True),
         ("p", "Share on Facebook", True),
         ("p", "Email this story", True),
+        ("p", "copied!", True),
+        ("p", "Copy link", True),
+        ("p", "Link copied", True),
+        ("p", "Copied by hand from the parish register.", False),
         ("h2", "Share the load", False),
         ("p", "Share your thoughts on the draft below.", False),
         ("h3", "Shares and dividends", False),
