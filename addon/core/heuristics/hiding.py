@@ -338,7 +338,8 @@ def drop_hidden(
         unvoiced = [
             element
             for element in unvoiced
-            if element not in seen and not keeps_unvoiced(element, unvoiced_max_link_share)
+            if element not in seen
+            and (not keeps_unvoiced(element, unvoiced_max_link_share) or is_spoken_twin(element))
         ]
     hidden.extend(unvoiced)
     minor = holding_little(
@@ -504,6 +505,24 @@ def keeps_unvoiced(element: etree._Element, max_link_share: float) -> bool:
     return links <= max_link_share * text
 
 
+def is_spoken_twin(element: etree._Element) -> bool:
+    """Tell whether an aria-hidden element shows the eye, once or more, the very words a
+    sibling gives screen readers: a copy drawn for the eye."""
+    # wcxb-dev 2834: an h1 animated word by word, for mobile and for desktop, beside
+    # a visually hidden span with the sentence; the view read the sentence three
+    # times, the copies' words glued. Without such a sibling the element stays (a
+    # carousel's slide).
+    parent = element.getparent()
+    shown = "".join(text_content(element).split())
+    if parent is None or not shown:
+        return False
+    for sibling in parent.iterchildren(etree.Element):
+        spoken = "".join(text_content(sibling).split()) if _voices(sibling, element) else ""
+        if spoken and shown == spoken * (len(shown) // len(spoken)):
+            return True
+    return False
+
+
 def is_second_link(element: etree._Element) -> bool:
     """Tell a link the page takes out of the keyboard's way as well as the screen reader's,
     holding only decorative images: a second way to where a link beside it leads."""
@@ -513,6 +532,18 @@ def is_second_link(element: etree._Element) -> bool:
         element.tag == "a"
         and (element.get("tabindex") or "").strip() == "-1"
         and all(not (image.get("alt") or "").strip() for image in element.iter("img"))
+    )
+
+
+def _voices(sibling: etree._Element, element: etree._Element) -> bool:
+    """Tell whether a sibling of an aria-hidden element is one screen readers read and the
+    view keeps with its words: not hidden, not a link (a link line may be left out)."""
+    # wcxb-dev 0695: a button's label drawn aria-hidden, its voiced twin a visually
+    # hidden span in a link beside it; both went, the label lost.
+    return (
+        sibling is not element
+        and sibling.get("aria-hidden") != "true"
+        and next(sibling.iter("a"), None) is None
     )
 
 

@@ -187,6 +187,30 @@ def test_a_second_link_to_a_photo_hidden_from_keyboard_and_screen_reader_goes() 
     assert [img.get("src") for img in root.iter("img")] == ["/large.jpg", "/slide.jpg", "/kept.jpg"]
 
 
+def test_an_aria_hidden_copy_of_a_siblings_words_goes() -> None:
+    # wcxb-dev 2834: an h1 animated word by word for the eye, twice (mobile and
+    # desktop), beside the sentence screen readers read; the view read all three.
+    sentence = "The product development system for teams and agents"
+    root = lxml.html.document_fromstring(
+        "<body><h1><span aria-hidden='true'><span>The product</span><span>development</span>"
+        "<span>system for teams</span><span>and agents</span>"
+        f"<span>The product development</span><br><span>system for teams and agents</span></span>"
+        f"<span class='visually-hidden'>{sentence}</span></h1>"
+        "<div><div aria-hidden='true'>Slide one of the tour.</div><p>Slide two.</p></div>"
+        "<p><span aria-hidden='true'>Other words</span><span>Some words</span></p>"
+        "<p><span aria-hidden='true'>Both</span><span aria-hidden='true'>Both</span></p>"
+        "<div><div aria-hidden='true'>Try it</div><a href='/x'><div>Try it</div></a></div></body>"
+    )
+    drop_hidden(root, unvoiced_max_link_share=0.5)
+    (heading,) = root.iter("h1")
+    assert heading.text_content() == sentence
+    assert "Slide one of the tour." in root.text_content()  # no twin beside it: a slide
+    assert "Other words" in root.text_content()
+    assert "BothBoth" in root.text_content()  # two copies, neither voiced: both stay
+    # A twin in a link may go as a link line: the copy the eye sees stays.
+    assert root.text_content().count("Try it") == 2
+
+
 def test_a_formula_keeps_its_text_its_powers_and_indices_and_drops_its_tex() -> None:
     root = lxml.html.document_fromstring(
         "<p>When <math><msup><mi>x</mi><mn>2</mn></msup><mo>+</mo>"
