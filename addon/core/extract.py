@@ -438,6 +438,10 @@ def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
     if extend.ad_labels:
         ads = partial(drop_lone_labels, pattern=furniture_pattern(extend.ad_labels))
         steps.append((ads, "an advertisement's label, its advertisement gone"))
+    if extend.control_labels:
+        pattern = furniture_pattern(extend.control_labels)
+        controls = partial(drop_lone_labels, pattern=pattern, linkless=True)
+        steps.append((controls, "a control's label, the control gone: Read more, Show more"))
     if extend.drop_twin_figures:
         steps.append((drop_twin_figures, "a figure repeating the one before it"))
     if extend.drop_logo_links:

@@ -123,6 +123,14 @@ AD_LABELS = (
     r"publicit[eé]|publicidad|pubblicit[aà]|reklama|annonse|"
     r"(?:the )?(?:story|article|content) continues below(?: this)?(?: ad| advertisement)?"
 )
+# The label of a control the reader page does not have, left without it: a
+# button's, a toggle's ("READ MORE ↓" opens a section the view shows whole), a
+# way back to the top; as a link it still leads somewhere and stays.
+CONTROL_LABELS = (
+    r"(?:read|see|view|show|load|explore|discover|learn) (?:more|less)|view all(?: posts)?|"
+    r"(?:keep|continue) reading|(?:previous|prev|next) (?:article|post|story|page)|"
+    r"back to (?:top|blog|the blog|all posts)"
+)
 FURNITURE_HEADINGS = (
     f"(?:related|similar|recommended)(?: {_FURNITURE_NOUNS})?|"
     r"you (?:may|might|will|ll) (?:also )?(?:like|enjoy|be interested)\b.*|"
@@ -438,6 +446,9 @@ class ExtendParams:
     share_labels: str = ""
     # ... and an advertisement's label, its advertisement gone ("Advertisement"); "" = none.
     ad_labels: str = ""
+    # ... and a control's label, its control gone and no link in it ("Read more",
+    # "Show more", "Back to top"); "" = none.
+    control_labels: str = ""
     # Leave out the headings the article ends with: nothing under them, they title nothing.
     drop_closing_headings: bool = False
     # Leave out a heading whose every line under it, up to the next kept heading of
@@ -676,6 +687,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             drop_logo_links=True,
             share_labels=SHARE_LABELS,
             ad_labels=AD_LABELS,
+            control_labels=CONTROL_LABELS,
             drop_closing_headings=True,
             drop_orphaned_headings=True,
             # off: even .8387 / odd .8398 (article .9487 / .9395, must-not snippets

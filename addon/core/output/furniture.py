@@ -233,9 +233,12 @@ def drop_repeated_blocks(
     return tuple(kept)
 
 
-def drop_lone_labels(blocks: Sequence[Block], pattern: re.Pattern[str]) -> tuple[Block, ...]:
+def drop_lone_labels(
+    blocks: Sequence[Block], pattern: re.Pattern[str], *, linkless: bool = False
+) -> tuple[Block, ...]:
     """Leave out the headings and paragraphs that are a label alone, its widget gone: a share
-    bar's ("Share this story"), an advertisement's ("Advertisement", "Anzeige")."""
+    bar's ("Share this story"), an advertisement's ("Advertisement", "Anzeige"); with
+    `linkless`, only those holding no link (a link still leads somewhere)."""
     # Left where they stood, not ending the content: a thread repeats "Share" under
     # every post, a story's bar stands above its first paragraph (readability-even
     # theverge's h2 "Share this story"); an ad slot's label stands between two
@@ -247,6 +250,7 @@ def drop_lone_labels(blocks: Sequence[Block], pattern: re.Pattern[str]) -> tuple
         if not (
             (block.kind == "p" or block.kind in HEADINGS)
             and len(block.text) <= _MAX_LABEL_CHARS
+            and not (linkless and "<a " in block.html)
             and pattern.fullmatch(" ".join(_TOKEN_RE.findall(block.text.lower()))) is not None
         )
     )

@@ -20,7 +20,13 @@ from addon.core.output.furniture import (
     drop_twin_figures,
     furniture_pattern,
 )
-from addon.core.params import AD_LABELS, FURNITURE_BOX_HEADINGS, FURNITURE_HEADINGS, SHARE_LABELS
+from addon.core.params import (
+    AD_LABELS,
+    CONTROL_LABELS,
+    FURNITURE_BOX_HEADINGS,
+    FURNITURE_HEADINGS,
+    SHARE_LABELS,
+)
 from addon.core.result import Block
 
 FURNITURE = furniture_pattern(FURNITURE_HEADINGS)
@@ -527,6 +533,39 @@ def test_a_share_bars_label_alone_goes_wherever_it_stands(
     blocks = _text_blocks(("p", "The story's first paragraph."), (kind, text), ("p", "Its second."))
     kept = drop_lone_labels(blocks, SHARE)
     assert kept == ((blocks[0], blocks[2]) if label else blocks)
+
+
+CONTROLS = furniture_pattern(CONTROL_LABELS)
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("READ MORE ↓", True),
+        ("Learn more", True),
+        ("Show more", True),
+        ("< back to top", True),
+        ("Previous article", True),
+        ("Keep Reading", True),
+        ("View all", True),
+        ("Read more about the harbour's history in the council's archive.", False),
+        ("Learn more languages", False),
+    ],
+)
+def test_a_controls_label_without_its_control_goes(text: str, label: bool) -> None:
+    # wcxb-dev: 123 such lines in the views of 1,497 pages ("READ MORE ↓" opens a
+    # section the view shows whole; "Learn More" was a button).
+    blocks = _text_blocks(("p", "The story's first paragraph."), ("p", text), ("p", "Its second."))
+    kept = drop_lone_labels(blocks, CONTROLS, linkless=True)
+    assert kept == ((blocks[0], blocks[2]) if label else blocks)
+
+
+def test_a_controls_label_that_is_still_a_link_stays_when_asked() -> None:
+    # A link-only block inside the content is the article's: it still leads somewhere.
+    link = Block("p", '<p><a href="https://example.com/plans">Learn more</a></p>', "Learn more")
+    blocks = (*_text_blocks(("p", "The plans, in short.")), link)
+    assert drop_lone_labels(blocks, CONTROLS, linkless=True) == blocks
+    assert drop_lone_labels(blocks, CONTROLS) == blocks[:1]
 
 
 ADS = furniture_pattern(AD_LABELS)
