@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 
@@ -335,11 +335,12 @@ def drop_hidden(
     unvoiced = found.unvoiced
     if unvoiced_max_link_share is not None:
         seen = set(hidden)
+        twins = spoken_twins(unvoiced)
         unvoiced = [
             element
             for element in unvoiced
             if element not in seen
-            and (not keeps_unvoiced(element, unvoiced_max_link_share) or is_spoken_twin(element))
+            and (element in twins or not keeps_unvoiced(element, unvoiced_max_link_share))
         ]
     hidden.extend(unvoiced)
     minor = holding_little(
@@ -505,22 +506,48 @@ def keeps_unvoiced(element: etree._Element, max_link_share: float) -> bool:
     return links <= max_link_share * text
 
 
-def is_spoken_twin(element: etree._Element) -> bool:
-    """Tell whether an aria-hidden element shows the eye, once or more, the very words a
-    sibling gives screen readers: a copy drawn for the eye."""
+def spoken_twins(unvoiced: Iterable[etree._Element]) -> set[etree._Element]:
+    """Return the aria-hidden elements that show the eye, once or more, the very words a
+    sibling gives screen readers: copies drawn for the eye."""
     # wcxb-dev 2834: an h1 animated word by word, for mobile and for desktop, beside
     # a visually hidden span with the sentence; the view read the sentence three
-    # times, the copies' words glued. Without such a sibling the element stays (a
-    # carousel's slide).
-    parent = element.getparent()
-    shown = "".join(text_content(element).split())
-    if parent is None or not shown:
-        return False
-    for sibling in parent.iterchildren(etree.Element):
-        spoken = "".join(text_content(sibling).split()) if _voices(sibling, element) else ""
-        if spoken and shown == spoken * (len(shown) // len(spoken)):
-            return True
-    return False
+    # times, the copies' words glued. A ticker's copies beside its first run (0589)
+    # and a price drawn beside its spoken twin (Amazon's, 0655) are alike. Without
+    # such a sibling the element stays (a carousel's slide). Each parent's voiced
+    # texts are read once, however many copies it holds.
+    hidden = set(unvoiced)
+    voiced: dict[etree._Element, frozenset[str]] = {}
+    twins: set[etree._Element] = set()
+    for element in hidden:
+        parent = element.getparent()
+        shown = _squeezed(element)
+        if parent is None or not shown:
+            continue
+        if parent not in voiced:
+            voiced[parent] = frozenset(
+                _squeezed(child)
+                for child in parent.iterchildren(etree.Element)
+                if child not in hidden and _voices(child)
+            )
+        if any(unit in voiced[parent] for unit in _repeated_units(shown)):
+            twins.add(element)
+    return twins
+
+
+def _squeezed(element: etree._Element) -> str:
+    """Return an element's text without white space: copies are spaced as they are drawn."""
+    return "".join(text_content(element).split())
+
+
+def _repeated_units(text: str) -> Iterator[str]:
+    """Yield every string that, repeated a whole number of times, is TEXT (TEXT itself last)."""
+    # The shortest is the text's smallest period where the text is a repetition, found
+    # where the text first recurs in itself doubled; the others are its multiples.
+    period = (text + text).find(text, 1)
+    repeats = len(text) // period
+    for times in range(1, repeats + 1):
+        if repeats % times == 0:
+            yield text[: period * times]
 
 
 def is_second_link(element: etree._Element) -> bool:
@@ -535,16 +562,12 @@ def is_second_link(element: etree._Element) -> bool:
     )
 
 
-def _voices(sibling: etree._Element, element: etree._Element) -> bool:
-    """Tell whether a sibling of an aria-hidden element is one screen readers read and the
-    view keeps with its words: not hidden, not a link (a link line may be left out)."""
+def _voices(sibling: etree._Element) -> bool:
+    """Tell whether a sibling of an aria-hidden element is one the view keeps with its words:
+    not a link and holding none (a link line may be left out)."""
     # wcxb-dev 0695: a button's label drawn aria-hidden, its voiced twin a visually
     # hidden span in a link beside it; both went, the label lost.
-    return (
-        sibling is not element
-        and sibling.get("aria-hidden") != "true"
-        and next(sibling.iter("a"), None) is None
-    )
+    return next(sibling.iter("a"), None) is None
 
 
 # What an aria-hidden element without text may still show the eye.

@@ -7,6 +7,7 @@ import pytest
 from fragments import body_of, text_after
 
 from addon.core.heuristics.hiding import (
+    _repeated_units,
     closed_panels_dropped,
     drop_hidden,
     drop_non_content,
@@ -209,6 +210,32 @@ def test_an_aria_hidden_copy_of_a_siblings_words_goes() -> None:
     assert "BothBoth" in root.text_content()  # two copies, neither voiced: both stay
     # A twin in a link may go as a link line: the copy the eye sees stays.
     assert root.text_content().count("Try it") == 2
+
+
+def test_a_tickers_copies_beside_its_first_run_go() -> None:
+    # wcxb-dev 0589: a ticker's run of claims, drawn twice more for the scrolling.
+    run = "<li>No artificial flavors</li><li>100% vegan</li>"
+    root = lxml.html.document_fromstring(
+        f"<body><div><ul>{run}</ul><ul aria-hidden='true'>{run}</ul>"
+        f"<ul aria-hidden='true'>{run}</ul></div></body>"
+    )
+    drop_hidden(root, unvoiced_max_link_share=0.5)
+    assert root.text_content() == "No artificial flavors100% vegan"
+
+
+@pytest.mark.parametrize(
+    ("text", "units"),
+    [
+        ("abab", ["ab", "abab"]),
+        ("aaaa", ["a", "aa", "aaaa"]),
+        ("abcab", ["abcab"]),
+        ("x", ["x"]),
+    ],
+)
+def test_the_units_a_text_repeats_are_its_periods_that_divide_it(
+    text: str, units: list[str]
+) -> None:
+    assert list(_repeated_units(text)) == units
 
 
 def test_a_formula_keeps_its_text_its_powers_and_indices_and_drops_its_tex() -> None:
