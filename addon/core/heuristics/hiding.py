@@ -506,32 +506,41 @@ def keeps_unvoiced(element: etree._Element, max_link_share: float) -> bool:
     return links <= max_link_share * text
 
 
-def spoken_twins(unvoiced: Iterable[etree._Element]) -> set[etree._Element]:
+def spoken_twins(
+    unvoiced: Iterable[etree._Element], *, max_chars: int = 2000
+) -> set[etree._Element]:
     """Return the aria-hidden elements that show the eye, once or more, the very words a
     sibling gives screen readers: copies drawn for the eye."""
     # wcxb-dev 2834: an h1 animated word by word, for mobile and for desktop, beside
     # a visually hidden span with the sentence; the view read the sentence three
-    # times, the copies' words glued. A ticker's copies beside its first run (0589)
+    # times, the copies' words glued. A ticker's copies after its first run (0589)
     # and a price drawn beside its spoken twin (Amazon's, 0655) are alike. Without
-    # such a sibling the element stays (a carousel's slide). Each parent's voiced
-    # texts are read once, however many copies it holds.
+    # such a sibling the element stays (a carousel's slide). Copies and twins are
+    # short (up to `max_chars`); each parent's short voiced texts are read once.
     hidden = set(unvoiced)
     voiced: dict[etree._Element, frozenset[str]] = {}
     twins: set[etree._Element] = set()
     for element in hidden:
         parent = element.getparent()
-        shown = _squeezed(element)
-        if parent is None or not shown:
+        if parent is None or not 0 < text_length(element) <= max_chars:
             continue
         if parent not in voiced:
-            voiced[parent] = frozenset(
-                _squeezed(child)
-                for child in parent.iterchildren(etree.Element)
-                if child not in hidden and _voices(child)
-            )
-        if any(unit in voiced[parent] for unit in _repeated_units(shown)):
+            voiced[parent] = _short_voiced_texts(parent, hidden, max_chars)
+        shown = _squeezed(element)
+        if shown and any(unit in voiced[parent] for unit in _repeated_units(shown)):
             twins.add(element)
     return twins
+
+
+def _short_voiced_texts(
+    parent: etree._Element, hidden: Container[etree._Element], max_chars: int
+) -> frozenset[str]:
+    """Return the texts, spaces aside, of a parent's voiced children of up to MAX_CHARS."""
+    return frozenset(
+        _squeezed(child)
+        for child in parent.iterchildren(etree.Element)
+        if 0 < text_length(child) <= max_chars and child not in hidden and _voices(child)
+    )
 
 
 def _squeezed(element: etree._Element) -> str:
