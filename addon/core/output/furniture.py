@@ -389,21 +389,26 @@ def drop_date_lines(
     max_chars: int = 80,
     prose_chars: int = 150,
     max_lead: int = 4,
+    lead_prose: int = 1,
 ) -> tuple[Block, ...]:
     """Leave out the short date, "updated" and reading-time lines that open the article,
     which the reader page's byline row shows."""
     # The byline row shows the reading time always and the date when the page's
     # metadata gives one (`published`, ISO 8601). Among the first `max_lead` blocks kept,
-    # before the first paragraph of `prose_chars`, a line of up to `max_chars` that
-    # says only that goes; later ones are the content's own (a thread's post dates).
+    # up to the paragraph of `prose_chars` after `lead_prose` such paragraphs, a line
+    # of up to `max_chars` that says only that goes; later ones are the content's own
+    # (a thread's post dates). One paragraph may come first: a standfirst stands
+    # above the row on many pages (wcxb-dev 4668, 4478, 0496: 0 then).
     # The lines that go do not count: a row cut into pieces ("Edited by", "•",
     # "Reviewed by", wcxb-dev 0026) is one line of the lead.
     # A bare date opens each post of a thread: where two lines are bare dates, the
     # first is a post's, not the row's (the forum goldens).
     day = published if _bare_dates(blocks, max_chars) < 2 else None
     kept: list[Block] = []
+    prose = 0
     for index, block in enumerate(blocks):
-        if len(kept) >= max_lead or (block.kind == "p" and len(block.text) >= prose_chars):
+        prose += block.kind == "p" and len(block.text) >= prose_chars
+        if len(kept) >= max_lead or prose > lead_prose:
             return (*kept, *blocks[index:])
         if len(block.text) > max_chars or not _says_only(
             block, published=published, byline=byline, day=day
@@ -450,7 +455,13 @@ def _says_only(
 
 def _separator(block: Block, *, max_chars: int = 3) -> bool:
     """Tell whether a paragraph without a word is a separator of the byline row ("•", "|")."""
-    return block.kind == "p" and 0 < len("".join(block.text.split())) <= max_chars
+    # Text alone: a paragraph of a formula and its full stop shows "." as its text.
+    inner = block.html.removeprefix("<p>").removesuffix("</p>")
+    return (
+        block.kind == "p"
+        and "<" not in inner
+        and 0 < len("".join(block.text.split())) <= max_chars
+    )
 
 
 def _reading_time(words: Sequence[str]) -> bool:

@@ -318,11 +318,25 @@ def test_date_and_reading_time_lines_before_the_prose_go() -> None:
         ("p", "9 min read"),
         ("p", "Fitness trends in 2025: a brief look"),
         ("p", prose),
-        ("p", "Updated May 2, 2025"),
+        ("p", prose),
+        ("p", "Updated May 2, 2025"),  # after the lead's prose: the content's own
     )
     assert drop_date_lines(blocks, published="2023-09-16") == (blocks[1], *blocks[3:])
     # Without a date in the metadata the byline row shows none: the dates stay.
     assert drop_date_lines(blocks, published=None) == (blocks[0], blocks[1], *blocks[3:])
+
+
+def test_a_standfirst_above_the_row_does_not_end_the_lead() -> None:
+    # wcxb-dev 4668: a standfirst of 168 characters, then "published on: April 16,
+    # 2024" and "Reading Time: 8 minutes", then the story.
+    standfirst = "Starting a podcast does not have to be expensive, and the tech is simple. " * 3
+    blocks = _text_blocks(
+        ("p", standfirst), ("p", "published on: April 16, 2024"),
+        ("p", "Reading Time: 8 minutes"), ("p", standfirst), ("p", "Updated May 2, 2025"),
+    )  # fmt: skip
+    kept = (blocks[0], *blocks[3:])
+    assert drop_date_lines(blocks, published="2024-04-16T06:00:40+00:00") == kept
+    assert drop_date_lines(blocks, published="2024-04-16", lead_prose=0) == blocks
 
 
 def test_the_day_the_byline_row_shows_goes_alone_and_other_days_stay() -> None:
@@ -356,7 +370,7 @@ def test_the_authors_name_alone_before_the_prose_goes_as_the_byline_row_shows_it
     prose = "The mother of a woman who took suspected diet pills bought online spoke. " * 3
     blocks = _text_blocks(
         ("p", "Mark Di Stefano"), ("p", "By Mark Di Stefano"), ("p", "Mark Di Stefano says"),
-        ("p", prose), ("p", "Mark Di Stefano"),
+        ("p", prose), ("p", prose), ("p", "Mark Di Stefano"),
     )  # fmt: skip
     assert drop_date_lines(blocks, published=None, byline="Mark Di Stefano") == blocks[2:]
     assert drop_date_lines(blocks, published=None) == blocks
@@ -366,7 +380,8 @@ def test_a_bylines_lead_word_alone_before_the_prose_goes() -> None:
     # readability-even cnet-svg-classes: "por", its author's link left out as a link line.
     prose = "La aplicación de Twitter que minimiza el uso de datos llega a México. " * 3
     blocks = _text_blocks(
-        ("p", "por"), ("p", "Written by"), ("p", "By the river"), ("p", prose), ("p", "By"),
+        ("p", "por"), ("p", "Written by"), ("p", "By the river"), ("p", prose), ("p", prose),
+        ("p", "By"),
     )  # fmt: skip
     assert drop_date_lines(blocks, published=None) == blocks[2:]
 
@@ -376,12 +391,15 @@ def test_edited_and_reviewed_by_and_their_separator_before_the_prose_go() -> Non
     prose = "With so many options on the market, it can be difficult to choose one. " * 3
     lead = _text_blocks(("p", "Edited by"), ("p", "•"), ("p", "Reviewed by"))
     scene_break = _text_blocks(("p", "* * *"))
-    blocks = (*lead, *_text_blocks(("p", prose)), *scene_break)
+    blocks = (*lead, *_text_blocks(("p", prose), ("p", prose)), *scene_break)
     assert drop_date_lines(blocks, published=None) == blocks[3:]
     # The lines that go do not count toward the lead: the row's pieces are one line.
     figure = Block("figure", '<figure><img src="a.png" alt=""></figure>', "")
     pieces = (*lead, figure, *lead, *_text_blocks(("p", "Edited by")))
     assert drop_date_lines(pieces, published=None, max_lead=1) == (figure, *lead, pieces[-1])
+    # A formula's paragraph shows only its full stop as text: no separator.
+    formula = Block("p", "<p><math><mi>x</mi></math>.</p>", ".")
+    assert drop_date_lines((formula, *blocks[3:]), published=None) == (formula, *blocks[3:])
     # An empty figure is no separator: it has no text at all.
     figure = Block("figure", '<figure><img src="a.png" alt=""></figure>', "")
     assert drop_date_lines((figure, *blocks[3:]), published=None) == (figure, *blocks[3:])
