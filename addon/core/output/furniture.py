@@ -403,7 +403,7 @@ def drop_date_lines(
     # "Reviewed by", wcxb-dev 0026) is one line of the lead.
     # A bare date opens each post of a thread: where two lines are bare dates, the
     # first is a post's, not the row's (the forum goldens).
-    day = published if _bare_dates(blocks, max_chars) < 2 else None
+    day = published if published and _bare_dates(blocks, max_chars) < 2 else None
     kept: list[Block] = []
     prose = 0
     for index, block in enumerate(blocks):
@@ -417,15 +417,20 @@ def drop_date_lines(
     return tuple(kept)
 
 
-def _bare_dates(blocks: Sequence[Block], max_chars: int) -> int:
-    """Count the lines that are a date alone: a year, and a month's name or two more numbers."""
+def _bare_dates(blocks: Sequence[Block], max_chars: int, *, enough: int = 2) -> int:
+    """Count the lines that are a date alone, a year and a month's name or two more numbers,
+    up to ENOUGH."""
     count = 0
     for block in blocks:
-        words = _TOKEN_RE.findall(block.text.lower()) if len(block.text) <= max_chars else ()
+        # Only a short line with a year is read word by word.
+        if len(block.text) > max_chars or not _YEAR.search(block.text):
+            continue
+        words = _TOKEN_RE.findall(block.text.lower())
         numbers = [word for word in words if _NUMBER.fullmatch(word)]
         named = any(word in _MONTH_NUMBERS for word in words)
-        year = any(len(number) == 4 and number.isdigit() for number in numbers)
-        count += bool(year and (named or len(numbers) >= 3) and not _rest(words))
+        count += bool((named or len(numbers) >= 3) and not _rest(words))
+        if count >= enough:
+            break
     return count
 
 
@@ -519,6 +524,8 @@ _BY_WORDS = tag_set(
 )
 # A number, or an ordinal ("26th").
 _NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")
+# A year, as a date line writes it.
+_YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
 # The day of an ISO 8601 date or date and time.
 _ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
