@@ -48,6 +48,7 @@ from addon.core.output.furniture import (
     cut_furniture_tail,
     drop_closing_headings,
     drop_date_lines,
+    drop_lead_tag_lines,
     drop_logo_links,
     drop_lone_labels,
     drop_repeated_blocks,
@@ -432,6 +433,28 @@ def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
     if extend.min_repeat_chars:
         repeated = partial(drop_repeated_blocks, min_chars=extend.min_repeat_chars)
         steps.append((repeated, "a run of blocks repeating an earlier run"))
+    steps += _label_steps(extend)
+    if extend.drop_twin_figures:
+        steps.append((drop_twin_figures, "a figure repeating the one before it"))
+    if extend.drop_logo_links:
+        logos = partial(drop_logo_links, origin=UrlBase.of(found.base_url).origin)
+        steps.append((logos, "an image linking home, outside the text: the site's logo"))
+    if extend.furniture_tag_lines:
+        tags = partial(drop_lead_tag_lines, pattern=furniture_pattern(extend.furniture_tag_lines))
+        steps.append((tags, "a post's tag line above the article"))
+    if extend.drop_date_lines and not found.dated_posts:
+        dated = partial(
+            drop_date_lines, published=found.meta.published, byline=found.meta.byline
+        )
+        steps.append((dated, "a date, author or reading-time line the byline row shows"))
+    if extend.drop_closing_headings:
+        steps.append((drop_closing_headings, "a heading the article ends with: it titles nothing"))
+    return steps
+
+
+def _label_steps(extend: ExtendParams) -> list[tuple[_Step, str]]:
+    """List the steps that leave out a widget's label alone, its widget gone."""
+    steps: list[tuple[_Step, str]] = []
     if extend.share_labels:
         shares = partial(drop_lone_labels, pattern=furniture_pattern(extend.share_labels))
         steps.append((shares, "a share bar's label, its buttons gone"))
@@ -442,18 +465,6 @@ def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
         pattern = furniture_pattern(extend.control_labels)
         controls = partial(drop_lone_labels, pattern=pattern, linkless=True)
         steps.append((controls, "a control's label, the control gone: Read more, Show more"))
-    if extend.drop_twin_figures:
-        steps.append((drop_twin_figures, "a figure repeating the one before it"))
-    if extend.drop_logo_links:
-        logos = partial(drop_logo_links, origin=UrlBase.of(found.base_url).origin)
-        steps.append((logos, "an image linking home, outside the text: the site's logo"))
-    if extend.drop_date_lines and not found.dated_posts:
-        dated = partial(
-            drop_date_lines, published=found.meta.published, byline=found.meta.byline
-        )
-        steps.append((dated, "a date, author or reading-time line the byline row shows"))
-    if extend.drop_closing_headings:
-        steps.append((drop_closing_headings, "a heading the article ends with: it titles nothing"))
     return steps
 
 

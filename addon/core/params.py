@@ -416,7 +416,8 @@ class ExtendParams:
     # article: the box goes, the article goes on.
     furniture_outranked: bool = False
     # A paragraph of up to `furniture_tag_chars` that this pattern opens (lowered) is
-    # a post's tag line and ends the content like a furniture heading; "" = none.
+    # a post's tag line and ends the content like a furniture heading; among the
+    # article's first blocks it goes alone (`drop_lead_tag_lines`); "" = none.
     furniture_tag_lines: str = ""
     furniture_tag_chars: int = 0
     # Keep too the siblings of the chosen subtree that share its tag and class and hold

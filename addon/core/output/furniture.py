@@ -417,6 +417,28 @@ def drop_date_lines(
     return tuple(kept)
 
 
+def drop_lead_tag_lines(
+    blocks: Sequence[Block],
+    pattern: re.Pattern[str],
+    *,
+    max_chars: int = 200,
+    prose_chars: int = 150,
+    max_lead: int = 4,
+) -> tuple[Block, ...]:
+    """Leave out a post's tag line set above the article: a taxonomy label and its values
+    ("Category: Tech matters", "Tags: DNS, outages") among its first blocks."""
+    # The tail's tag line ends the content (`cut_furniture_tail`); set at the head
+    # (wcxb-dev 0454, 2362, 4091, 4106) it stood before the story. Among the first
+    # `max_lead` blocks, before the first paragraph of `prose_chars`.
+    lead = 0
+    while lead < min(max_lead, len(blocks)) and not (
+        blocks[lead].kind == "p" and len(blocks[lead].text) >= prose_chars
+    ):
+        lead += 1
+    kept = [block for block in blocks[:lead] if not _tag_line(block, pattern, max_chars)]
+    return (*kept, *blocks[lead:])
+
+
 def _bare_dates(blocks: Sequence[Block], max_chars: int, *, enough: int = 2) -> int:
     """Count the lines that are a date alone, a year and a month's name or two more numbers,
     up to ENOUGH."""

@@ -14,6 +14,7 @@ from addon.core.output.furniture import (
     cut_furniture_tail,
     drop_closing_headings,
     drop_date_lines,
+    drop_lead_tag_lines,
     drop_logo_links,
     drop_lone_labels,
     drop_repeated_blocks,
@@ -26,6 +27,7 @@ from addon.core.params import (
     FURNITURE_BOX_HEADINGS,
     FURNITURE_HEADINGS,
     SHARE_LABELS,
+    TAG_LINE_LABELS,
 )
 from addon.core.result import Block
 
@@ -403,6 +405,26 @@ def test_edited_and_reviewed_by_and_their_separator_before_the_prose_go() -> Non
     # An empty figure is no separator: it has no text at all.
     figure = Block("figure", '<figure><img src="a.png" alt=""></figure>', "")
     assert drop_date_lines((figure, *blocks[3:]), published=None) == (figure, *blocks[3:])
+
+
+TAGS = furniture_pattern(TAG_LINE_LABELS)
+
+
+def test_a_tag_line_above_the_article_goes() -> None:
+    # wcxb-dev 0454: "Category: Tech matters" and "Tags: DNS, outages" above the
+    # story, a post's tag line set at its head.
+    prose = "The outage began when a change to the name servers went out to every region. " * 2
+    blocks = _text_blocks(
+        ("p", "Category: Tech matters"), ("p", "Tags: DNS, outages"), ("p", prose),
+        ("p", "Tags: the word a reader types to find a post."), ("p", prose),
+    )  # fmt: skip
+    assert drop_lead_tag_lines(blocks, TAGS) == blocks[2:]
+
+
+def test_a_line_that_only_starts_like_a_label_stays() -> None:
+    prose = "The outage began when a change to the name servers went out to every region. " * 2
+    blocks = _text_blocks(("p", "Categories of outage, from worst to mildest"), ("p", prose))
+    assert drop_lead_tag_lines(blocks, TAGS) == blocks
 
 
 def _figure(src: str, caption: str) -> Block:
