@@ -79,6 +79,20 @@ def test_dialogs_are_dropped_unless_they_hold_the_page() -> None:
     assert " ".join(root.text_content().split()) == story.strip()
 
 
+def test_popovers_are_overlays_hidden_until_opened() -> None:
+    # wcxb-dev 0546: Invision's forums keep their menus, sign-in box, push-notice
+    # card and app-install card as `popover` elements, which the browser shows only
+    # when a button or script opens them; the view opened with "A full-screen app on
+    # your home screen with push notifications".
+    story = "The thread's first post, long enough to be the page. " * 10
+    root = _without_chrome(
+        "<i-card popover id='learn'><p>A full-screen app on your home screen.</p></i-card>"
+        f"<p>{story}</p><ul popover='manual'><li>Forums</li><li>Staff</li></ul>"
+        "<div popover='auto'>Sign in</div><div data-popover='x'>Kept.</div>"
+    )
+    assert " ".join(root.text_content().split()) == f"{story.strip()} Kept."
+
+
 def test_controls_and_labelled_controls_go_together_with_the_chrome() -> None:
     story = "A story long enough to be the page. " * 10
     root = _without_chrome(
