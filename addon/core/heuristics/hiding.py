@@ -325,7 +325,12 @@ def drop_hidden(
     # Elements marked only aria-hidden go too, unless `unvoiced_max_link_share`
     # is given: then only those whose text is more than that share link text.
     found = hidden_elements(root)
-    hidden = found.flagged
+    # `hidden="until-found"` folds what find-in-page opens (MediaWiki's mobile
+    # sections after the lead): content, shown whole as a closed panel is.
+    hidden = [element for element in found.flagged if not _until_found(element)]
+    for element in found.flagged:
+        if _until_found(element):
+            del element.attrib["hidden"]  # the output stage leaves hidden elements out
     shown = place_streamed_segments(hidden) if place_streamed else set()
     if shown:
         hidden = [element for element in hidden if element not in shown]
@@ -504,6 +509,11 @@ def keeps_unvoiced(element: etree._Element, max_link_share: float) -> bool:
         return not is_rendering_twin(element)
     links = sum(text_length(anchor) for anchor in element.iter("a"))
     return links <= max_link_share * text
+
+
+def _until_found(element: etree._Element) -> bool:
+    """Tell whether an element is hidden only until the browser's find-in-page finds it."""
+    return (element.get("hidden") or "").strip().lower() == "until-found"
 
 
 def spoken_twins(

@@ -212,6 +212,21 @@ def test_an_aria_hidden_copy_of_a_siblings_words_goes() -> None:
     assert root.text_content().count("Try it") == 2
 
 
+def test_content_hidden_until_found_stays() -> None:
+    # `hidden="until-found"` folds a section the browser's find-in-page opens:
+    # MediaWiki's mobile pages fold every section after the lead that way.
+    root = lxml.html.document_fromstring(
+        "<body><p>The lead.</p><h2>History</h2>"
+        "<section hidden='until-found'><p>The town grew around its harbour.</p></section>"
+        "<section hidden='UNTIL-FOUND'><p>Its mill closed in 1912.</p></section>"
+        "<div hidden><p>A menu.</p></div><div hidden='hidden'><p>Another.</p></div></body>"
+    )
+    drop_hidden(root)
+    assert [p.text for p in root.iter("p")] == [
+        "The lead.", "The town grew around its harbour.", "Its mill closed in 1912."
+    ]
+
+
 def test_a_tickers_copies_beside_its_first_run_go() -> None:
     # wcxb-dev 0589: a ticker's run of claims, drawn twice more for the scrolling.
     run = "<li>No artificial flavors</li><li>100% vegan</li>"
