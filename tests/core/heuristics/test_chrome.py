@@ -79,6 +79,33 @@ def test_dialogs_are_dropped_unless_they_hold_the_page() -> None:
     assert " ".join(root.text_content().split()) == story.strip()
 
 
+def test_landmark_roles_are_chrome_as_their_elements_are() -> None:
+    # ARIA's landmarks are the same regions as nav, footer, aside and the search
+    # element: a screen reader lists them alike. A "banner" stays: pages give the
+    # role to promotional panels inside the content (wcxb-dev 0588's features).
+    story = "The story itself, long enough to be the page's main text. " * 10
+    root = _without_chrome(
+        "<div role='navigation'><a href='/news'>News</a> <a href='/sport'>Sport</a></div>"
+        "<search><label>Search the site</label></search>"
+        f"<div role='main'><p>{story}</p></div>"
+        "<div role='complementary'><p>Most read this week.</p></div>"
+        "<div role='contentinfo'><p>Harbour Times Ltd, all rights reserved.</p></div>"
+        "<div role='banner'><p>Made for MagSafe.</p></div>"
+    )
+    assert " ".join(root.text_content().split()) == f"{story.strip()} Made for MagSafe."
+
+
+def test_a_landmark_role_inside_the_article_or_holding_it_stays() -> None:
+    story = "The story itself, long enough to be the page's main text. " * 10
+    root = _without_chrome(
+        f"<article><h1>A title</h1><div role='complementary'><p>A side note.</p></div>"
+        f"<p>{story}</p></article>"
+    )
+    assert "A side note." in root.text_content()
+    root = _without_chrome(f"<div role='navigation'><main><p>{story}</p></main></div>")
+    assert " ".join(root.text_content().split()) == story.strip()
+
+
 def test_popovers_are_overlays_hidden_until_opened() -> None:
     # wcxb-dev 0546: Invision's forums keep their menus, sign-in box, push-notice
     # card and app-install card as `popover` elements, which the browser shows only
