@@ -133,6 +133,7 @@ CONTROL_LABELS = (
 )
 FURNITURE_HEADINGS = (
     f"(?:related|similar|recommended)(?: {_FURNITURE_NOUNS})?|"
+    rf"(?:(?:other |more )?{_FURNITURE_NOUNS} )?"
     r"you (?:may|might|will|ll) (?:also )?(?:like|enjoy|be interested)\b.*|"
     rf"more (?:from|by) .+|"
     rf"more (?:(?:related )?{_FURNITURE_NOUNS}|to (?:read|discover|explore))\b.*|"

@@ -293,12 +293,53 @@ def _article_lists(
         for i in content
         if lines[i].tag == "li" and lines[i].t1 > 0 and i not in linked
     }
+    listed = _listed_sections(lines, items, content)
     return {
         holder
         for holder, indices in items.items()
         if holder.getparent() in owners
+        or holder in listed
         or any(i in content and _prose(lines[i], min_chars, max_link_share) for i in indices)
     }
+
+
+def _listed_sections(
+    lines: Sequence[Line], items: dict[etree._Element, list[int]], content: set[int]
+) -> set[etree._Element]:
+    """Return the lists right under a kept heading that the page's own links lead to: a
+    section its table of contents lists ("See also"), the article's whole."""
+    # readability-even wikipedia: "See also" and its five links went as a link list
+    # and left the heading alone, which the contents box leads to. A teaser box's
+    # heading is no section of the page's contents.
+    targets: frozenset[str] | None = None
+    listed: set[etree._Element] = set()
+    for holder, indices in items.items():
+        heading = _heading_before(lines, min(indices), content)
+        if heading is None:
+            continue
+        if targets is None:  # read once, and only on a page with such a list
+            targets = _fragment_targets(heading)
+        if any(element.get("id") in targets for element in heading.iter()):
+            listed.add(holder)
+    return listed
+
+
+def _heading_before(
+    lines: Sequence[Line], index: int, content: set[int]
+) -> etree._Element | None:
+    """Return the kept heading that is the last line with text before line INDEX, or None."""
+    before = next((i for i in range(index - 1, -1, -1) if lines[i].t1 > 0), None)
+    if before is None or before not in content or lines[before].tag not in HEADING_TAGS:
+        return None
+    return lines[before].element
+
+
+def _fragment_targets(element: etree._Element) -> frozenset[str]:
+    """Return the ids the links of an element's page lead to within the page ("#See_also")."""
+    links = element.getroottree().getroot().iter("a")
+    return frozenset(
+        href[1:] for href in (link.get("href") or "" for link in links) if href.startswith("#")
+    )
 
 
 def _prose(line: Line, min_chars: int, max_link_share: float) -> bool:

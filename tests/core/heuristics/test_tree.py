@@ -312,6 +312,21 @@ def test_one_item_of_prose_keeps_a_list_whole() -> None:
     assert "Another story number 5" in _list_text(see_also, on)
 
 
+def test_a_list_of_links_under_a_heading_the_pages_contents_lead_to_is_kept() -> None:
+    # readability-even wikipedia: "See also" and its list of links, one of the sections
+    # the contents box lists; the list went and left the heading alone.
+    on = replace(_WITHIN, spare_within_subtree=True, spare_list_links=True)
+    links = "".join(f"<li><a href='/s{n}'>Another story number {n}</a></li>" for n in range(4))
+    closing = "</ul><p>The story closes"
+    section = f"</ul><h2><span id='See_also'>See also</span></h2><ul>{links}{closing}"
+    contents = "<ul><li><a href='#See_also'>See also</a></li></ul>"
+    listed = _REPORT.replace(closing, section)
+    listed = listed.replace("<div id='post'>", f"{contents}<div id='post'>")
+    assert "Another story number 3" in _list_text(listed, on)
+    # Without the contents' link, a heading over links is a teaser box's.
+    assert "Another story number 3" not in _list_text(listed.replace("#See_also", "#x"), on)
+
+
 # A news story with two paragraphs that are each one link the newsroom wrote,
 # styled as its links in sentences are (readability-even bbc-1).
 _STORY_LINKS = (

@@ -91,6 +91,9 @@ _LABEL_GAPS = st.sampled_from([" ", "", "? ", ", ", "-", "\u0307", "  "])
     [
         ("Related Articles", True),
         ("You may also like…", True),
+        ("Other Posts You May Enjoy", True),  # wcxb-dev 4659
+        ("Articles you might enjoy", True),
+        ("Ideas you will enjoy in the garden", False),
         ("More from Jane Doe", True),
         ("Recent Posts", True),
         ("More Related Stories", True),
