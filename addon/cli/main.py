@@ -276,7 +276,7 @@ def summary_record(
     """Describe one source's result in the fields of a jsonl line."""
     if isinstance(result, Skip):
         record: dict[str, object] = {
-            "source": page.source, "url": page.url, "title": "", "text": "", "html": "",
+            "source": page.source, "url": page.url, "title": result.title, "text": "", "html": "",
             "lang": None, "dir": None, "readerable": False, "skip": result.reason, "ms": ms,
         }  # fmt: skip
     else:

@@ -247,7 +247,7 @@ def _read_page(
     clock.lap("title")
     chosen = choose_content(lines, selection, headline, params.extend)
     if not chosen.top:
-        return Skip("no main content found")
+        return Skip("no main content found", title=_headline_text(headline, meta))
     discussion = bool(params.extend.discussion_post_chars) and declares_discussion(root, meta)
     # A thread's posts open with their poster's name and date: content, not a byline.
     dated_posts = done.thread or discussion
@@ -288,7 +288,7 @@ def _read_blocks(
     clock.lap("title")
     chosen = choose_blocks(found, lines, headline.element if headline else None)
     if not chosen.top:
-        return Skip("no main content found")
+        return Skip("no main content found", title=_headline_text(headline, meta))
     lang, direction = declared_lang(chosen.top) or meta.lang, declared_direction(chosen.top)
     selection = Selection([], [], chosen.lines)
     base_url = base_of(url, meta.base_href)
@@ -296,6 +296,11 @@ def _read_blocks(
     return _Found(
         lines, selection, headline, chosen, meta, False, base_url, lang, direction, declared=said
     )
+
+
+def _headline_text(headline: Headline | None, meta: PageMeta) -> str:
+    """Return the headline TitleFinder found, or the title the page states (ch. 5)."""
+    return headline.text if headline else (meta.og_title or meta.title)
 
 
 def _site_blocks(site: Sequence[SitePage]) -> list[BleIeBlock]:
@@ -602,9 +607,9 @@ def _article(
     blocks = output.blocks
     text = plain_text(blocks)
     # Whether there is enough text for a reader view is decided once, by reader_refusal.
+    title = _headline_text(headline, meta)
     if not text:
-        return Skip("no main content found: the chosen region has no text")
-    title = headline.text if headline else (meta.og_title or meta.title)
+        return Skip("no main content found: the chosen region has no text", title=title)
     headline_line = None
     if headline is not None and headline.element is not None:
         headline_line = line_of(lines, headline.element)

@@ -103,3 +103,6 @@ class Skip:
     """Why a page has no article: too large, not HTML, empty, no content."""
 
     reason: str
+    # The headline TitleFinder found when it ran ("" before it ran or when nothing names
+    # the page): an app shell's page states its headline, but holds no article.
+    title: str = ""

@@ -748,8 +748,9 @@ def _run_plainview(
 def _prediction(result: Article | Skip) -> Prediction:
     """Return what an extraction predicts; a skipped page predicts nothing."""
     if isinstance(result, Skip):
-        # The proxy keeps a skipped page as it is, in every mode.
-        return Prediction("", "", readerable=False)
+        # The proxy keeps a skipped page as it is, in every mode; the headline found
+        # before the content was not is still the page's.
+        return Prediction("", result.title, readerable=False)
     return Prediction(
         result.text,
         result.title,
@@ -780,7 +781,7 @@ def _run_pipeline(pipeline: Pipeline, html: bytes, url: str | None) -> Predictio
     # No fidelity check: a combined article's blocks come from several extractions.
     result = extract_pipeline(html, pipeline, url=url, content_type=DATASET_CONTENT_TYPE)
     if isinstance(result, Skip):
-        return Prediction("", "", readerable=False)
+        return Prediction("", result.title, readerable=False)
     return Prediction(result.text, result.title, result.html, readerable=result.readerable)
 
 

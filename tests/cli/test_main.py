@@ -163,12 +163,13 @@ def test_several_sources_default_to_jsonl(
 def test_jsonl_of_a_skipped_page(
     fake: FakeExtract, page_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    fake.result = Skip("not html")
+    fake.result = Skip("not html", title="A stated headline")
     status, out, _ = run(capsys, "--format", "jsonl", "--diagnostics", str(page_file))
     record = json.loads(out)
     assert status == 0
     assert record | {"ms": 0} == {
-        "source": str(page_file), "url": None, "title": "", "text": "", "html": "",
+        "source": str(page_file), "url": None, "title": "A stated headline", "text": "",
+        "html": "",
         "lang": None, "dir": None, "readerable": False, "skip": "not html", "ms": 0,
         "diagnostics": None,
     }  # fmt: skip

@@ -590,6 +590,22 @@ def test_blockextractor_skips_a_page_without_a_dense_block() -> None:
     assert extract(page, params=params_for("blockextractor")) == Skip("no main content found")
 
 
+def test_an_app_shell_without_content_is_skipped_with_its_stated_headline() -> None:
+    # A page saved before its scripts ran: a title, og:title and an empty skeleton.
+    page = (
+        "<html><head><title>2025 in Review: My favourite games</title>"
+        '<meta property="og:title" content="2025 in Review: My favourite games">'
+        '</head><body><header><nav><span class="logo"></span></nav></header>'
+        '<main><div class="loader"><div class="line"></div></div></main></body></html>'
+    )
+    for params in (params_for(), params_for("blockextractor")):
+        assert extract(page, params=params) == Skip(
+            "no main content found", title="2025 in Review: My favourite games"
+        )
+    # Before TitleFinder runs, a skip names no headline.
+    assert extract("Plain words, no markup.") == Skip("not HTML: no markup")
+
+
 def test_the_danag_family_leaves_the_site_pages_unread() -> None:
     page = PAGE.format(head="", text="word " * 100, more="")
     other = SitePage(PAGE.format(head="", text="word " * 100, more="").encode())

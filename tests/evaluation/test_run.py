@@ -511,6 +511,22 @@ def test_the_pipeline_extractor_predicts_the_pipeline_s_article() -> None:
     assert extractor.run(b"", None) == Prediction("", "", readerable=False)
 
 
+SHELL = (
+    b"<html><head><title>Stated headline - Site</title>"
+    b'<meta property="og:title" content="Stated headline"></head>'
+    b'<body><main><div class="loader"></div></main></body></html>'
+)
+
+
+def test_a_skipped_page_predicts_no_text_and_the_headline_it_states() -> None:
+    plus = evaluation.plainview_extractor("plus", params_for())
+    serial = evaluation.pipeline_extractor("serial", cli.pipeline_spec("serial(addanag-plus)"))
+    for extractor in (plus, serial):
+        prediction = extractor.run(SHELL, None)
+        assert (prediction.text, prediction.title) == ("", "Stated headline")
+        assert prediction.readerable is False
+
+
 # -- site pages ------------------------------------------------------------------------
 
 

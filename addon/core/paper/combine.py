@@ -233,4 +233,4 @@ def filter_page(article: Article) -> str:
 
 def _skipped(name: str, where: Pipeline, skip: Skip) -> Skip:
     """Say which filter of a serial pipeline found no article, and why."""
-    return Skip(f"{name}: {spec_text(where)} found no article ({skip.reason})")
+    return Skip(f"{name}: {spec_text(where)} found no article ({skip.reason})", title=skip.title)

@@ -896,7 +896,19 @@ def stated_part(title: TitleParts, og_title: str | None, *, min_words: int) -> s
     if any(_comparable(part) == folded for part in title.others):
         return og
     whole = title.whole.casefold()
-    return og if whole != folded and whole.endswith(": " + folded) else None
+    if whole == folded:
+        return None
+    return og if whole.endswith(": " + folded) or _opens_title(whole, folded) else None
+
+
+def _opens_title(whole: str, folded: str) -> bool:
+    """Tell whether a <title> opens with a stated title and goes on past a separator."""
+    # "New to Astronomy – Best First Telescope? - Site Feedback - Astronomy": og:title
+    # is the opening parts; the longest part alone would cut the headline in two. Not
+    # when og:title holds a pipe: it sets off a site name there too ("Jackets | Brand").
+    if "|" in folded or not whole.startswith(folded):
+        return False
+    return _TITLE_SEPARATORS.match(whole, len(folded)) is not None
 
 
 def _trimmed(

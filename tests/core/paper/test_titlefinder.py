@@ -619,6 +619,17 @@ def test_stated_part_is_og_title_after_a_site_name_and_colon() -> None:
     assert stated_part(title, og, min_words=5) is None
 
 
+def test_stated_part_is_og_title_when_the_title_opens_with_it() -> None:
+    title = split_title("New to Astronomy – Best First Telescope? - Site Feedback - Astronomy")
+    og = "New to Astronomy – Best First Telescope?"
+    assert title.core == "Best First Telescope?"  # the longest part cuts the headline in two
+    assert stated_part(title, og, min_words=2) == og
+    # Not without a separator after it, nor when og:title sets off a site name itself.
+    assert stated_part(split_title(og + "s and more"), og, min_words=2) is None
+    piped = split_title("Down Jackets | Brand - Used Gear")
+    assert stated_part(piped, "Down Jackets | Brand", min_words=2) is None
+
+
 def test_without_a_matching_element_og_title_part_beats_the_site_tagline() -> None:
     html = (
         "<title>Range question - Forum for Electric Skateboard Builders</title>"
