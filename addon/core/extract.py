@@ -48,6 +48,7 @@ from addon.core.output.furniture import (
     cut_furniture_tail,
     drop_closing_headings,
     drop_date_lines,
+    drop_foot_date_lines,
     drop_lead_tag_lines,
     drop_logo_links,
     drop_lone_labels,
@@ -452,6 +453,10 @@ def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
             drop_date_lines, published=found.meta.published, byline=found.meta.byline
         )
         steps.append((dated, "a date, author or reading-time line the byline row shows"))
+        foot = partial(
+            drop_foot_date_lines, published=found.meta.published, byline=found.meta.byline
+        )
+        steps.append((foot, "a date or author line after the text: the byline row at its foot"))
     if extend.drop_closing_headings:
         steps.append((drop_closing_headings, "a heading the article ends with: it titles nothing"))
     return steps

@@ -113,6 +113,8 @@ TAG_LINE_LABELS = r"\W*+(?:tags?|tagged|filed under|categories|category)\s*+:"
 SHARE_LABELS = (
     r"share(?: this(?: (?:story|article|post|page|recipe|video))?| on \w+(?: \w+)?| via \w+)?|"
     r"(?:email|tweet|pin) this(?: (?:story|article|post|page|recipe))?|"
+    # Pinterest's prompt over a pinnable image (wcxb-dev 4164, 4662)
+    r"pin (?:this |it )?for later|"
     # a copy-link button's label and the word it flashes (wcxb-dev 0016's "copied!")
     r"copy (?:the )?link|(?:link )?copied"
 )

@@ -417,6 +417,32 @@ def drop_date_lines(
     return tuple(kept)
 
 
+def drop_foot_date_lines(
+    blocks: Sequence[Block],
+    *,
+    published: str | None,
+    byline: str | None = None,
+    max_chars: int = 80,
+    prose_chars: int = 150,
+    max_foot: int = 3,
+) -> tuple[Block, ...]:
+    """Leave out the date, author and reading-time lines that close the article: the byline
+    row set at its foot."""
+    # Blogger's post footer ("Posted by David at December 16, 2025 11:15 AM", wcxb-dev
+    # 0452), an author line after the text (4416): the lines `drop_date_lines` reads
+    # at the head, read from the end, up to the last paragraph of `prose_chars`.
+    foot = drop_date_lines(
+        blocks[::-1],
+        published=published,
+        byline=byline,
+        max_chars=max_chars,
+        prose_chars=prose_chars,
+        max_lead=max_foot,
+        lead_prose=0,
+    )
+    return foot[::-1]
+
+
 def drop_lead_tag_lines(
     blocks: Sequence[Block],
     pattern: re.Pattern[str],
@@ -535,14 +561,16 @@ _STAMPS = tag_set("updated published posted")
 _DATE_WORDS = frozenset(_MONTH_NUMBERS) | _STAMPS
 _MINUTES = tag_set("min mins minute minutes")
 _READ_WORDS = tag_set("read reading")
-_LINE_WORDS = _DATE_WORDS | _MINUTES | _READ_WORDS | tag_set(
-    "last on at by and time am pm monday tuesday wednesday thursday friday saturday sunday"
-)
 # The words that lead a byline, in the languages of the reference pages and their
 # neighbours: "by", "written by", "edited by", "por", "von", "par", "di", "door", "av",
 # "af", "przez".
 _BY_WORDS = tag_set(
     "by written posted author authors edited reviewed por von par di door av af przez"
+)
+# A date line's own words; a byline's lead words among them ("2025-11-03 14 min read
+# Written by Christian Eilers", wcxb-dev 4034: its name is the line's only rest).
+_LINE_WORDS = _DATE_WORDS | _MINUTES | _READ_WORDS | _BY_WORDS | tag_set(
+    "last on at and time am pm monday tuesday wednesday thursday friday saturday sunday"
 )
 # A number, or an ordinal ("26th").
 _NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")

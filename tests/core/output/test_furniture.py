@@ -14,6 +14,7 @@ from addon.core.output.furniture import (
     cut_furniture_tail,
     drop_closing_headings,
     drop_date_lines,
+    drop_foot_date_lines,
     drop_lead_tag_lines,
     drop_logo_links,
     drop_lone_labels,
@@ -410,6 +411,40 @@ def test_edited_and_reviewed_by_and_their_separator_before_the_prose_go() -> Non
     assert drop_date_lines((figure, *blocks[3:]), published=None) == (figure, *blocks[3:])
 
 
+def test_a_date_line_with_a_written_by_and_the_authors_name_goes() -> None:
+    # wcxb-dev 4034: the byline row's pieces on one line above the story.
+    prose = "Learning a language at home takes a plan, a habit and a little patience. " * 3
+    blocks = _text_blocks(
+        ("p", "2025-11-03 14 min read Written by Christian Eilers"), ("p", prose),
+    )  # fmt: skip
+    assert drop_date_lines(blocks, published="2025-11-03") == blocks[1:]
+    # More than a name beside the date words is a sentence of the content.
+    said = _text_blocks(("p", "14 min read Written by Christian Eilers of the Harbour Review"))
+    assert drop_date_lines((*said, blocks[1]), published="2025-11-03") == (*said, blocks[1])
+
+
+def test_the_byline_row_at_the_articles_foot_goes() -> None:
+    # wcxb-dev 0452: Blogger's post footer under the post; 4416: the author's name.
+    prose = "We walked the old drove road from the ford to the hill fort and back. " * 3
+    blocks = _text_blocks(
+        ("p", "Posted by David at December 16, 2025 11:15 AM"), ("p", prose), ("p", prose),
+        ("p", "Posted by David at December 16, 2025 11:15 AM"), ("p", "Paulinho Giovannini"),
+    )  # fmt: skip
+    published = "2025-12-16T11:15:00Z"
+    expected = blocks[:3]
+    assert drop_foot_date_lines(blocks, published=published, byline="Paulinho Giovannini") == (
+        expected
+    )
+    # Without a date in the metadata the row shows none: the footer's date stays.
+    assert drop_foot_date_lines(blocks, published=None, byline="Paulinho Giovannini") == (
+        blocks[:4]
+    )
+    # Before the last prose paragraph, or past `max_foot` lines from the end, it stays.
+    late = (*blocks, *_text_blocks(("p", prose)))
+    assert drop_foot_date_lines(late, published=published) == late
+    assert drop_foot_date_lines(blocks, published=published, max_foot=0) == blocks
+
+
 TAGS = furniture_pattern(TAG_LINE_LABELS)
 
 
@@ -563,6 +598,10 @@ SHARE = furniture_pattern(SHARE_LABELS)
         ("p", "copied!", True),
         ("p", "Copy link", True),
         ("p", "Link copied", True),
+        ("h3", "Pin this for later!", True),
+        ("p", "PIN FOR LATER", True),
+        ("p", "Pin it for later", True),
+        ("p", "Pin the tail for later games.", False),
         ("p", "Copied by hand from the parish register.", False),
         ("h2", "Share the load", False),
         ("p", "Share your thoughts on the draft below.", False),
