@@ -46,6 +46,7 @@ from addon.core.heuristics.tree import Chosen, choose_content, line_of
 from addon.core.output.blocks import build_blocks, kept_text
 from addon.core.output.furniture import (
     cut_furniture_tail,
+    cut_teaser_dates,
     drop_closing_headings,
     drop_date_lines,
     drop_foot_date_lines,
@@ -459,6 +460,9 @@ def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
         steps.append((foot, "a date or author line after the text: the byline row at its foot"))
     if extend.drop_closing_headings:
         steps.append((drop_closing_headings, "a heading the article ends with: it titles nothing"))
+    if extend.cut_teaser_dates and not found.dated_posts:
+        teasers = "a run of dates after the text: teasers without their titles"
+        steps.append((cut_teaser_dates, teasers))
     return steps
 
 

@@ -455,6 +455,9 @@ class ExtendParams:
     control_labels: str = ""
     # Leave out the headings the article ends with: nothing under them, they title nothing.
     drop_closing_headings: bool = False
+    # End the content at a run of bare dates after its last prose: teaser cards whose
+    # titles, links all, were left out (their dates, images and cut-off excerpts).
+    cut_teaser_dates: bool = False
     # Leave out a heading whose every line under it, up to the next kept heading of
     # its rank or higher, was left out: it titled what is gone ("More on HBS:").
     drop_orphaned_headings: bool = False
@@ -693,6 +696,8 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             ad_labels=AD_LABELS,
             control_labels=CONTROL_LABELS,
             drop_closing_headings=True,
+            # off: even .85716 / odd .85621; on: .85716 / .85639 (6 pages up, none down)
+            cut_teaser_dates=True,
             drop_orphaned_headings=True,
             # off: even .8387 / odd .8398 (article .9487 / .9395, must-not snippets
             # kept 11.2% / 11.6%); on: .8408 / .8402 (article .9494 / .9404, must-not

@@ -470,16 +470,57 @@ def _bare_dates(blocks: Sequence[Block], max_chars: int, *, enough: int = 2) -> 
     up to ENOUGH."""
     count = 0
     for block in blocks:
-        # Only a short line with a year is read word by word.
-        if len(block.text) > max_chars or not _YEAR.search(block.text):
-            continue
-        words = _TOKEN_RE.findall(block.text.lower())
-        numbers = [word for word in words if _NUMBER.fullmatch(word)]
-        named = any(word in _MONTH_NUMBERS for word in words)
-        count += bool((named or len(numbers) >= 3) and not _rest(words))
+        count += _bare_date(block.text, max_chars)
         if count >= enough:
             break
     return count
+
+
+def _bare_date(text: str, max_chars: int) -> bool:
+    """Tell whether a line is a date alone: a year and a month's name or two more numbers."""
+    # Only a short line with a year is read word by word.
+    if len(text) > max_chars or not _YEAR.search(text):
+        return False
+    words = _TOKEN_RE.findall(text.lower())
+    numbers = [word for word in words if _NUMBER.fullmatch(word)]
+    named = any(word in _MONTH_NUMBERS for word in words)
+    return (named or len(numbers) >= 3) and not _rest(words)
+
+
+def cut_teaser_dates(
+    blocks: Sequence[Block], *, max_chars: int = 80, excerpt_chars: int = 150, min_dates: int = 3
+) -> tuple[Block, ...]:
+    """End the content at a run of bare dates after its last prose: a teaser list whose
+    titles, links all, were left out."""
+    # wcxb-dev 0335, 0345, 0413, 1222: "April 21, 2025", "Looking to choose a tutor
+    # but feeling overwhelmed? Learn essential", "April 14, 2025", ... The run, read
+    # from the end, holds dates, bylines ("by Ken Scar") and excerpts cut short (no
+    # closing punctuation, under `excerpt_chars`) and images; it goes from its first
+    # date or image.
+    start, dates = len(blocks), 0
+    while start and _teaser_remnant(blocks[start - 1], max_chars, excerpt_chars):
+        start -= 1
+        dates += _bare_date(blocks[start].text, max_chars)
+    if dates < min_dates:
+        return tuple(blocks)
+    while blocks[start].kind != "figure" and not _bare_date(blocks[start].text, max_chars):
+        start += 1
+    return tuple(blocks[:start])
+
+
+def _teaser_remnant(block: Block, max_chars: int, excerpt_chars: int) -> bool:
+    """Tell whether a block is what a teaser leaves without its title: its image, date,
+    byline, or its excerpt cut off mid-sentence."""
+    text = block.text.strip()
+    if block.kind == "figure":  # its image
+        return len(text) < excerpt_chars
+    if block.kind != "p" or not text:
+        return False
+    if _bare_date(text, max_chars):
+        return True
+    if len(text) <= max_chars and text.lower().startswith("by "):
+        return True
+    return len(text) < excerpt_chars and text[-1].isalnum()
 
 
 def _says_only(

@@ -12,6 +12,7 @@ from addon.core.output.furniture import (
     _TOKEN_RE,
     _names_furniture,
     cut_furniture_tail,
+    cut_teaser_dates,
     drop_closing_headings,
     drop_date_lines,
     drop_foot_date_lines,
@@ -443,6 +444,33 @@ def test_the_byline_row_at_the_articles_foot_goes() -> None:
     late = (*blocks, *_text_blocks(("p", prose)))
     assert drop_foot_date_lines(late, published=published) == late
     assert drop_foot_date_lines(blocks, published=published, max_foot=0) == blocks
+
+
+_TEASER_IMAGE = Block("figure", '<figure><img src="t.jpg" alt="a tutor"></figure>', "")
+
+
+def test_a_run_of_teaser_dates_after_the_text_ends_the_content() -> None:
+    # wcxb-dev 0335: teaser cards whose titles, links, were left out as link lines.
+    prose = "Practising with a native speaker before your trip will build your confidence. " * 2
+    article = _text_blocks(("p", prose), ("p", prose), ("p", "Good luck and enjoy the road"))
+    cards = (
+        _TEASER_IMAGE, *_text_blocks(("p", "April 21, 2025"), ("p", "Looking for a tutor? Learn")),
+        _TEASER_IMAGE, *_text_blocks(("p", "April 14, 2025"), ("p", "by Ann Lee")),
+        *_text_blocks(("p", "14/04/2025"), ("p", "Prepare for your lesson with")),
+    )  # fmt: skip
+    # The run goes from its first image or date; a short last line before it stays.
+    assert cut_teaser_dates((*article, *cards)) == article
+    # Two dates are no teaser strip: a letter's date, a post's footer.
+    assert cut_teaser_dates((*article, *cards[:5])) == (*article, *cards[:5])
+    # A line that ends a sentence ends the run: a thread's last posts stay.
+    posts = _text_blocks(
+        ("p", "May 2, 2025"), ("p", "Thanks, that worked."), ("p", "May 3, 2025"),
+        ("p", "Same here"), ("p", "May 4, 2025"), ("p", "Mine too."),
+    )  # fmt: skip
+    assert cut_teaser_dates((*article, *posts)) == (*article, *posts)
+    unpunctuated = (*posts[2:5], *_text_blocks(("p", "June 1, 2025")))
+    assert cut_teaser_dates((*article, *unpunctuated)) == article
+    assert cut_teaser_dates(cards, min_dates=4) == cards
 
 
 TAGS = furniture_pattern(TAG_LINE_LABELS)
