@@ -24,6 +24,16 @@ def text_content(element: etree._Element) -> str:
     return value if isinstance(value, str) else ""
 
 
+def is_permalink(anchor: etree._Element) -> bool:
+    """Tell whether an anchor is a heading's permalink marker ("¶", "§", "#")."""
+    href = anchor.get("href") or ""
+    return href.startswith("#") and text_content(anchor).strip() in PERMALINK_TEXTS
+
+
+# The text of a permalink marker: a symbol, or none (an icon font's glyph).
+PERMALINK_TEXTS = frozenset({"", "¶", "#", "§", "🔗", "⚓"})
+
+
 def text_length(element: etree._Element) -> int:
     """Return len(text_content(element)), counted without building the text when compiled."""
     if _TEXT_LENGTH is not None:

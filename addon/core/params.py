@@ -62,6 +62,9 @@ BOILERPLATE_WORDS: Words = frozenset(
         # Wikipedia, the free encyclopedia"), the print footer ("Retrieved from ..."),
         # the category links ("Categories: ... Hidden categories: ...")
         "sitesub", "printfooter", "catlinks",
+        # ... and a section's "[edit]" link, which newer MediaWiki sets beside the
+        # heading in its wrapper, not inside it (wcxb-dev 2904: 27 "[edit]" lines)
+        "mw-editsection",
     }
 )  # fmt: skip
 # class/id words of a page's comments: furniture under an article, the content
@@ -131,7 +134,10 @@ AD_LABELS = (
 CONTROL_LABELS = (
     r"(?:read|see|view|show|load|explore|discover|learn) (?:more|less)|view all(?: posts)?|"
     r"(?:keep|continue) reading|(?:previous|prev|next) (?:article|post|story|page)|"
-    r"back to (?:top|blog|the blog|all posts)"
+    r"back to (?:top|blog|the blog|all posts)|"
+    # a photo's caption switch (NPR's "toggle caption") and a loader's text left in the
+    # page as saved ("Loading...", "Loading paragraph...": wcxb-dev 3011, 0046, 4503)
+    r"(?:toggle|hide|show) caption|loading(?: paragraph)?"
 )
 FURNITURE_HEADINGS = (
     f"(?:related|similar|recommended)(?: {_FURNITURE_NOUNS})?|"

@@ -20,6 +20,7 @@ from addon.core.dom import (
     hidden_elements,
     hides,
     is_element,
+    is_permalink,
     text_content,
     text_length,
     walk_attribute_values,
@@ -37,6 +38,14 @@ def test_text_content_joins_the_text_of_every_descendant_without_the_tail() -> N
     assert text_content(paragraph) == "bcd"
     assert text_content(root) == "abcde"
     assert type(text_content(root)) is str  # a plain string, not one tied to the tree
+
+
+def test_a_permalink_is_a_fragment_link_whose_text_is_a_marker_or_none() -> None:
+    doc = etree.fromstring(
+        '<h2 id="x">Title<a href="#x">¶</a><a href="#x"> § </a><a href="#x"><i/></a>'
+        '<a href="#fn1">1</a><a href="/x">¶</a><a>§</a></h2>'
+    )
+    assert [is_permalink(anchor) for anchor in doc] == [True, True, True, False, False, False]
 
 
 def test_text_content_of_an_empty_element_is_empty() -> None:

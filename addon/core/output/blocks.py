@@ -19,7 +19,7 @@ from operator import methodcaller
 from lxml import etree
 
 from addon.core import compiled
-from addon.core.dom import text_length
+from addon.core.dom import is_permalink, text_length
 from addon.core.heuristics.names import names_any
 from addon.core.output.anchors import find_targets, linked_fragments, place_targets, usable_id
 from addon.core.output.furniture import trim_rules
@@ -612,9 +612,12 @@ EMPTIED_INLINE_TAGS = (
 
 
 def drop_edit_links(heading: Element) -> None:
-    """Mark a heading's edit links for removal: a wiki's "[edit]" beside every section title."""
+    """Mark a heading's edit links and permalink markers for removal: a wiki's "[edit]"
+    beside every section title, Sphinx's "¶", rustdoc's "§"."""
+    # A permalink shows on hover on the page; in the view it would stand after every
+    # title, read aloud as "link, pilcrow". The heading keeps its id for other links.
     for element in heading.iterdescendants(etree.Element):
-        if is_edit_link(element):
+        if is_edit_link(element) or (element.tag == "a" and is_permalink(element)):
             element.tag = REMOVE
 
 

@@ -32,6 +32,7 @@ from addon.core.dom import (
     attribute_value_set,
     elements_valued,
     is_element,
+    is_permalink,
     text_content,
 )
 from addon.core.paper.lines import BLOCK_TAGS
@@ -74,7 +75,6 @@ _HOME_HREFS = frozenset({"/", "./", "index.html", "/index.html", "index.php", "/
 # even .7987 -> .8000, odd unchanged (.7790).
 _UP_TO_INDEX = re.compile(r"(?:\.\./)+(?:index\.(?:html?|php))?")
 # Anchor texts of permalink markers that sites append to headings ("¶", "#").
-_PERMALINK_TEXTS = frozenset({"", "¶", "#", "§", "🔗", "⚓"})
 # Typographic quotes and their plain forms, compared alike when a headline is cut.
 _PLAIN_QUOTES = str.maketrans("‘’‚‛“”„‟", "''''\"\"\"\"")
 # Separators between the headline and the site name in a <title>.
@@ -385,7 +385,7 @@ def element_text(element: etree._Element, *, max_nodes: int = 1_000_000) -> str 
         return None
     if len(element) == 0 and isinstance(element.tag, str):
         # Most headings hold text alone: their text is all there is to walk.
-        if element.tag == "a" and _is_permalink(element):
+        if element.tag == "a" and is_permalink(element):
             return ""
         text = element.text
         return " ".join(text.split()) if text else ""
@@ -410,18 +410,12 @@ def _walk_text(element: etree._Element, max_nodes: int) -> str | None:
         nodes += 1
         if nodes > max_nodes:
             return None
-        if tag == "a" and _is_permalink(node):
+        if tag == "a" and is_permalink(node):
             walker.skip_subtree()
             continue
         append(" " if tag == "br" or tag in BLOCK_TAGS else "")
         append(node.text or "")
     return " ".join("".join(parts).split())
-
-
-def _is_permalink(anchor: etree._Element) -> bool:
-    """Tell whether an anchor is a heading's permalink marker ("¶", "#")."""
-    href = anchor.get("href") or ""
-    return href.startswith("#") and text_content(anchor).strip() in _PERMALINK_TEXTS
 
 
 class _Collector:

@@ -1042,6 +1042,22 @@ def test_a_headings_edit_links_are_left_out_and_its_title_kept() -> None:
     assert [b.text for b in blocks] == ["History", "Sources", "Text with an edit link."]
 
 
+def test_a_headings_permalink_marker_is_left_out_and_its_id_kept() -> None:
+    # Sphinx's "¶" and rustdoc's "§", shown on hover on the page; a link that is the
+    # heading's text, or a note's number, stays.
+    blocks = _blocks(
+        "<body><p>See <a href='#usage'>usage</a>.</p>"
+        "<h2 id='usage'>Usage<a class='headerlink' href='#usage'>¶</a></h2>"
+        "<h3 id='more'><a href='#more'>§</a>More</h3>"
+        "<h3 id='self'><a href='#self'>Self link</a><a href='#fn1'>1</a></h3></body>"
+    )
+    assert [b.html for b in blocks][1:] == [
+        '<h2 id="usage">Usage</h2>', '<h3 id="more">More</h3>',
+        '<h3 id="self"><a href="#self" rel="noopener noreferrer">Self link</a>'
+        '<a href="#fn1" rel="noopener noreferrer">1</a></h3>',
+    ]  # fmt: skip
+
+
 def test_kept_text_is_what_a_reader_sees_of_the_subtrees() -> None:
     doc = _doc(
         "<body><div><p>One <b>bo</b>ld <a href='/x'>link</a>.</p><script>var x</script>"
