@@ -479,6 +479,9 @@ def _label_steps(extend: ExtendParams) -> list[tuple[_Step, str]]:
         pattern = furniture_pattern(extend.control_labels)
         controls = partial(drop_lone_labels, pattern=pattern, linkless=True)
         steps.append((controls, "a control's label, the control gone: Read more, Show more"))
+    if extend.action_labels:
+        actions = partial(drop_lone_labels, pattern=furniture_pattern(extend.action_labels))
+        steps.append((actions, "an action's label that needs an account: Reply, Sign up"))
     return steps
 
 

@@ -125,6 +125,7 @@ SHARE_LABELS = (
 # line some sites put above the slot.
 AD_LABELS = (
     r"advertisements?|advertisment|advertising|advert|ads?|anzeigen?|werbung|"
+    r"sponsored(?: ad| by| content)?|"
     r"publicit[eé]|publicidad|pubblicit[aà]|reklama|annonse|"
     r"(?:the )?(?:story|article|content) continues below(?: this)?(?: ad| advertisement)?"
 )
@@ -137,7 +138,19 @@ CONTROL_LABELS = (
     r"back to (?:top|blog|the blog|all posts)|"
     # a photo's caption switch (NPR's "toggle caption") and a loader's text left in the
     # page as saved ("Loading...", "Loading paragraph...": wcxb-dev 3011, 0046, 4503)
-    r"(?:toggle|hide|show) caption|loading(?: paragraph)?"
+    r"(?:toggle|hide|show) caption|loading(?: paragraph)?|"
+    # a dialog's close button (wcxb-dev 4378, 4282; no reference holds the line)
+    r"close"
+)
+# The label of an action that needs an account, link or not: a forum's post and
+# reply buttons, a Q&A site's prompts (wcxb-dev 0540's "Reply with quote" under
+# every post, 0544, 0360, 4309, 0566). The reader page posts nothing.
+ACTION_LABELS = (
+    r"reply(?: with quote| to this (?:topic|thread|post))?|quote|multi ?quote|"
+    r"ask (?:a )?question|"
+    r"(?:sign up|register) or (?:log|sign) in|(?:log|sign) in or (?:sign up|register)|"
+    r"(?:you must (?:be )?)?(?:log(?:ged)?|sign(?:ed)?) in to (?:reply|comment|post|answer)\b.*|"
+    r"start asking to get answers"
 )
 FURNITURE_HEADINGS = (
     f"(?:related|similar|recommended)(?: {_FURNITURE_NOUNS})?|"
@@ -459,6 +472,9 @@ class ExtendParams:
     # ... and a control's label, its control gone and no link in it ("Read more",
     # "Show more", "Back to top"); "" = none.
     control_labels: str = ""
+    # ... and an action's label that needs an account, link or not ("Reply with quote",
+    # "Ask question", "Sign up or log in"); "" = none.
+    action_labels: str = ""
     # Leave out the headings the article ends with: nothing under them, they title nothing.
     drop_closing_headings: bool = False
     # End the content at a run of bare dates after its last prose: teaser cards whose
@@ -701,6 +717,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             share_labels=SHARE_LABELS,
             ad_labels=AD_LABELS,
             control_labels=CONTROL_LABELS,
+            action_labels=ACTION_LABELS,
             drop_closing_headings=True,
             # off: even .85716 / odd .85621; on: .85716 / .85639 (6 pages up, none down)
             cut_teaser_dates=True,

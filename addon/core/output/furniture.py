@@ -248,12 +248,18 @@ def drop_lone_labels(
         block
         for block in blocks
         if not (
-            (block.kind == "p" or block.kind in HEADINGS)
+            (block.kind == "p" or block.kind in HEADINGS or _one_item(block))
             and len(block.text) <= _MAX_LABEL_CHARS
             and not (linkless and "<a " in block.html)
             and pattern.fullmatch(" ".join(_TOKEN_RE.findall(block.text.lower()))) is not None
         )
     )
+
+
+def _one_item(block: Block) -> bool:
+    """Tell whether a block is a list of one item: a button bar's one button."""
+    # wcxb-dev 0540: "Reply with quote" under every post, a list of one link.
+    return block.kind in ("ul", "ol") and block.html.count("<li") == 1
 
 
 def drop_closing_headings(blocks: Sequence[Block], *, max_words: int = 12) -> Sequence[Block]:

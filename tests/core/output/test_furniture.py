@@ -24,6 +24,7 @@ from addon.core.output.furniture import (
     furniture_pattern,
 )
 from addon.core.params import (
+    ACTION_LABELS,
     AD_LABELS,
     CONTROL_LABELS,
     FURNITURE_BOX_HEADINGS,
@@ -662,6 +663,8 @@ CONTROLS = furniture_pattern(CONTROL_LABELS)
         ("Loading paragraph...", True),
         ("Loading…", True),
         ("Loading the boat took all morning.", False),
+        ("Close", True),
+        ("Close to the shore.", False),
         ("Read more about the harbour's history in the council's archive.", False),
         ("Learn more languages", False),
     ],
@@ -672,6 +675,43 @@ def test_a_controls_label_without_its_control_goes(text: str, label: bool) -> No
     blocks = _text_blocks(("p", "The story's first paragraph."), ("p", text), ("p", "Its second."))
     kept = drop_lone_labels(blocks, CONTROLS, linkless=True)
     assert kept == ((blocks[0], blocks[2]) if label else blocks)
+
+
+ACTIONS = furniture_pattern(ACTION_LABELS)
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("Reply with quote", True),
+        ("Reply to this topic", True),
+        ("Ask question", True),
+        ("Sign up or log in", True),
+        ("You must log in to answer this question.", True),
+        ("You must be logged in to post a comment.", True),
+        ("Start asking to get answers", True),
+        ("Reply from the council", False),
+        ("Ask questions in meetings.", False),
+    ],
+)
+def test_an_actions_label_goes_link_or_not(text: str, label: bool) -> None:
+    # wcxb-dev 0540: "Reply with quote" under every post, a list of one link.
+    link = f'<ul><li><a href="/reply?p=1">{text}</a></li></ul>'
+    blocks = (*_text_blocks(("p", "A post of the thread.")), Block("ul", link, text))
+    kept = drop_lone_labels(blocks, ACTIONS)
+    assert kept == (blocks[:1] if label else blocks)
+
+
+def test_a_list_of_more_than_one_item_is_no_label() -> None:
+    two = Block("ul", "<ul><li>Reply</li><li>Quote</li></ul>", "Reply\nQuote")
+    one = Block("ul", "<ul><li>Reply</li></ul>", "Reply")
+    assert drop_lone_labels((two, one), ACTIONS) == (two,)
+
+
+@pytest.mark.parametrize("text", ["Sponsored", "SPONSORED BY", "Sponsored content"])
+def test_a_sponsored_label_alone_goes_as_an_advertisements(text: str) -> None:
+    blocks = _text_blocks(("p", "The list's first entry."), ("p", text))
+    assert drop_lone_labels(blocks, furniture_pattern(AD_LABELS)) == blocks[:1]
 
 
 def test_a_controls_label_that_is_still_a_link_stays_when_asked() -> None:
