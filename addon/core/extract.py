@@ -49,6 +49,7 @@ from addon.core.output.furniture import (
     cut_teaser_dates,
     drop_closing_headings,
     drop_date_lines,
+    drop_disclosures,
     drop_foot_date_lines,
     drop_lead_tag_lines,
     drop_logo_links,
@@ -446,6 +447,9 @@ def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
     if extend.drop_logo_links:
         logos = partial(drop_logo_links, origin=UrlBase.of(found.base_url).origin)
         steps.append((logos, "an image linking home, outside the text: the site's logo"))
+    if extend.disclosure_words:
+        disclosures = partial(drop_disclosures, pattern=re.compile(extend.disclosure_words))
+        steps.append((disclosures, "an affiliate disclosure: the site's notice, on every post"))
     if extend.furniture_tag_lines:
         tags = partial(drop_lead_tag_lines, pattern=furniture_pattern(extend.furniture_tag_lines))
         steps.append((tags, "a post's tag line above the article"))

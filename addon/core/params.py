@@ -142,6 +142,17 @@ CONTROL_LABELS = (
     # a dialog's close button (wcxb-dev 4378, 4282; no reference holds the line)
     r"close"
 )
+# An affiliate disclosure's words, searched in a short paragraph at the article's
+# head or foot: "This post contains affiliate links", "we may earn a commission",
+# "a reader-supported website" (wcxb-dev: 40 such paragraphs on even and odd ids
+# outside the references, 10 inside).
+DISCLOSURE_WORDS = (
+    r"\b(?:contains?|includes?|uses?) (?:some )?(?:affiliate|commissionable) links|"
+    r"\b(?:we|i|us)\b[^.!?]{0,60}\b(?:earn|receive|get|make)\b[^.!?]{0,30}"
+    r"\b(?:commissions?|compensation)\b|"
+    r"\bmay (?:earn|receive) (?:us )?(?:a )?(?:small )?(?:commissions?|compensation)\b|"
+    r"\breader[- ]supported\b|\bearn from qualifying purchases\b"
+)
 # The label of an action that needs an account, link or not: a forum's post and
 # reply buttons, a Q&A site's prompts (wcxb-dev 0540's "Reply with quote" under
 # every post, 0544, 0360, 4309, 0566). The reader page posts nothing.
@@ -472,6 +483,9 @@ class ExtendParams:
     # ... and a control's label, its control gone and no link in it ("Read more",
     # "Show more", "Back to top"); "" = none.
     control_labels: str = ""
+    # Leave out a short paragraph at the article's head or foot that discloses the
+    # site's affiliate earnings, searched for these words; "" = none.
+    disclosure_words: str = ""
     # ... and an action's label that needs an account, link or not ("Reply with quote",
     # "Ask question", "Sign up or log in"); "" = none.
     action_labels: str = ""
@@ -718,6 +732,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             ad_labels=AD_LABELS,
             control_labels=CONTROL_LABELS,
             action_labels=ACTION_LABELS,
+            disclosure_words=DISCLOSURE_WORDS,
             drop_closing_headings=True,
             # off: even .85716 / odd .85621; on: .85716 / .85639 (6 pages up, none down)
             cut_teaser_dates=True,

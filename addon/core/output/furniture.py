@@ -256,6 +256,32 @@ def drop_lone_labels(
     )
 
 
+def drop_disclosures(
+    blocks: Sequence[Block],
+    pattern: re.Pattern[str],
+    *,
+    max_chars: int = 400,
+    lead: int = 10,
+    foot: int = 4,
+) -> tuple[Block, ...]:
+    """Leave out the short paragraphs at the article's head or foot that disclose the site's
+    affiliate earnings ("This post contains affiliate links")."""
+    # The site's legal notice, set on every post that links to a shop. Among the
+    # first `lead` blocks or the last `foot`: further in, the words may be the
+    # article's own (a guide to affiliate marketing, wcxb-dev 0099).
+    edge = [index < lead or len(blocks) - index <= foot for index in range(len(blocks))]
+    return tuple(
+        block
+        for block, at_edge in zip(blocks, edge, strict=True)
+        if not (
+            at_edge
+            and block.kind == "p"
+            and len(block.text) <= max_chars
+            and pattern.search(block.text.lower()) is not None
+        )
+    )
+
+
 def _one_item(block: Block) -> bool:
     """Tell whether a block is a list of one item: a button bar's one button."""
     # wcxb-dev 0540: "Reply with quote" under every post, a list of one link.

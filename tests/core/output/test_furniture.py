@@ -15,6 +15,7 @@ from addon.core.output.furniture import (
     cut_teaser_dates,
     drop_closing_headings,
     drop_date_lines,
+    drop_disclosures,
     drop_foot_date_lines,
     drop_lead_tag_lines,
     drop_logo_links,
@@ -26,6 +27,7 @@ from addon.core.output.furniture import (
 from addon.core.params import (
     ACTION_LABELS,
     AD_LABELS,
+    DISCLOSURE_WORDS,
     CONTROL_LABELS,
     FURNITURE_BOX_HEADINGS,
     FURNITURE_HEADINGS,
@@ -675,6 +677,38 @@ def test_a_controls_label_without_its_control_goes(text: str, label: bool) -> No
     blocks = _text_blocks(("p", "The story's first paragraph."), ("p", text), ("p", "Its second."))
     kept = drop_lone_labels(blocks, CONTROLS, linkless=True)
     assert kept == ((blocks[0], blocks[2]) if label else blocks)
+
+
+DISCLOSURES = re.compile(DISCLOSURE_WORDS)
+
+
+@pytest.mark.parametrize(
+    ("text", "disclosure"),
+    [
+        ("This post may contain affiliate links. Read my full disclosure.", True),
+        ("We may earn commission from links on this page.", True),
+        ("If you click on links we provide, we may receive compensation.", True),
+        ("We are a reader-supported website.", True),
+        ("As an Amazon Associate I earn from qualifying purchases.", True),
+        ("No affiliate links. No paid promotion.", False),
+        ("Travel agents get a commission when you buy insurance.", False),
+    ],
+)
+def test_an_affiliate_disclosure_at_the_head_goes(text: str, disclosure: bool) -> None:
+    prose = "The best trail shoes grip on wet rock and drain fast after a river crossing. " * 2
+    blocks = _text_blocks(("p", text), ("p", prose))
+    assert drop_disclosures(blocks, DISCLOSURES) == (blocks[1:] if disclosure else blocks)
+
+
+def test_an_affiliate_disclosure_goes_at_the_edges_only() -> None:
+    # Further in, the words may be the article's own: a guide to affiliate marketing.
+    note = _text_blocks(("p", "This post contains affiliate links."))
+    prose = _text_blocks(*(("p", f"Paragraph {n} of the guide, on its own.") for n in range(12)))
+    middle = (*prose[:11], *note, *prose[11:])
+    assert drop_disclosures(middle, DISCLOSURES, lead=10, foot=1) == middle
+    assert drop_disclosures((*prose, *note), DISCLOSURES) == prose
+    long = _text_blocks(("p", "This post contains affiliate links. " + "More words. " * 40))
+    assert drop_disclosures(long, DISCLOSURES) == long
 
 
 ACTIONS = furniture_pattern(ACTION_LABELS)
