@@ -244,16 +244,23 @@ def drop_lone_labels(
     # theverge's h2 "Share this story"); an ad slot's label stands between two
     # paragraphs or closes the story (nytimes-3, heise). No wcxb-dev reference holds
     # such a line.
+    # Most blocks are longer than a label: their length is read first, inline.
     return tuple(
-        block
-        for block in blocks
-        if not (
-            (block.kind == "p" or block.kind in HEADINGS or _one_item(block))
-            and len(block.text) <= _MAX_LABEL_CHARS
-            and not (linkless and "<a " in block.html)
-            and pattern.fullmatch(" ".join(_TOKEN_RE.findall(block.text.lower()))) is not None
-        )
+        [
+            block
+            for block in blocks
+            if len(block.text) > _MAX_LABEL_CHARS or not _is_label(block, pattern, linkless)
+        ]
     )
+
+
+def _is_label(block: Block, pattern: re.Pattern[str], linkless: bool) -> bool:
+    """Tell whether a short paragraph, heading or one-item list is a label the pattern names."""
+    if linkless and "<a " in block.html:
+        return False
+    if not (block.kind == "p" or block.kind in HEADINGS or _one_item(block)):
+        return False
+    return pattern.fullmatch(" ".join(_TOKEN_RE.findall(block.text.lower()))) is not None
 
 
 def drop_disclosures(

@@ -27,8 +27,8 @@ from addon.core.output.furniture import (
 from addon.core.params import (
     ACTION_LABELS,
     AD_LABELS,
-    DISCLOSURE_WORDS,
     CONTROL_LABELS,
+    DISCLOSURE_WORDS,
     FURNITURE_BOX_HEADINGS,
     FURNITURE_HEADINGS,
     SHARE_LABELS,
