@@ -108,7 +108,14 @@ _FURNITURE_NOUNS = (
 FURNITURE_BOX_HEADINGS = "related(?: content)?|see also|recommended(?: reading)?|like this"
 # A post's tag line: a taxonomy label, its colon, then the tags ("Filed under:
 # Best Of, Japan", "Tags: DNS, outages"); "Categories of tipping: ..." is prose.
-TAG_LINE_LABELS = r"\W*+(?:tags?|tagged|filed under|categories|category)\s*+:"
+# And its links to the next and previous posts, labelled the same way ("Next
+# article: Go Wins 2010 Bossie Award", wcxb-dev 2862; readability-even
+# cnet-svg-classes' "Siguiente artículo: ...").
+TAG_LINE_LABELS = (
+    r"\W*+(?:tags?|tagged|filed under|categories|category|"
+    r"(?:next|previous|prev|older|newer) (?:article|post|story|entry)|"
+    r"siguiente artículo|artículo anterior)\s*+:"
+)
 # "More related stories" ends a story on Salon's pages and opens the teaser
 # strips and slide shows after it (readability-even salon-1: word F1 against
 # Firefox 0.932 -> 0.980; wcxb-dev even unchanged, odd one page up, 0393).

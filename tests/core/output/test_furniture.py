@@ -600,6 +600,9 @@ def test_a_furniture_heading_a_higher_heading_closes_goes_alone() -> None:
         ("Category: Gardening, Raising Your Own Food", True),
         ("Tags help readers find posts on the same subject, as this one explains.", False),
         ("Categories of tipping: restaurants, bars and delivery each differ.", False),
+        ("Next article: Go Wins 2010 Bossie Award\nPrevious article: Share Memory", True),
+        ("Siguiente artículo: Si quieres un iPhone X, ya no tendrás que esperar", True),
+        ("The next article in this series looks at the harbour.", False),
     ],
 )
 def test_a_late_tag_line_ends_the_content(text: str, furniture: bool) -> None:
@@ -607,9 +610,8 @@ def test_a_late_tag_line_ends_the_content(text: str, furniture: bool) -> None:
     # article; as a label of more than six words it was no furniture.
     long = "The article's only paragraph, long enough to carry the page. " * 4
     blocks = _text_blocks(("p", long), ("p", text), ("p", "Your email will not be published."))
-    tags = re.compile(r"\W*+(?:tags?|filed under|categories|category)\s*+:")
     cut = cut_furniture_tail(
-        blocks, FURNITURE, min_position=0.4, max_label_words=6, tag_lines=tags, max_tag_chars=200
+        blocks, FURNITURE, min_position=0.4, max_label_words=6, tag_lines=TAGS, max_tag_chars=200
     )
     assert cut == (blocks[:1] if furniture else blocks)
 
