@@ -132,7 +132,7 @@ SHARE_LABELS = (
 # line some sites put above the slot.
 AD_LABELS = (
     r"advertisements?|advertisment|advertising|advert|ads?|anzeigen?|werbung|"
-    r"sponsored(?: ad| by| content)?|"
+    r"sponsored(?: ad| by| content)?|from our sponsors?|promoted(?: content| stories)?|"
     r"publicit[eé]|publicidad|pubblicit[aà]|reklama|annonse|"
     r"(?:the )?(?:story|article|content) continues below(?: this)?(?: ad| advertisement)?"
 )
@@ -146,8 +146,10 @@ CONTROL_LABELS = (
     # a photo's caption switch (NPR's "toggle caption") and a loader's text left in the
     # page as saved ("Loading...", "Loading paragraph...": wcxb-dev 3011, 0046, 4503)
     r"(?:toggle|hide|show) caption|loading(?: paragraph)?|"
-    # a dialog's close button (wcxb-dev 4378, 4282; no reference holds the line)
-    r"close"
+    # a dialog's close button (wcxb-dev 4378, 4282; no reference holds the line), a
+    # follow button's states (lifehacker-post-comment-load's "Profile Follow Unfollow").
+    # Not "More" alone: wcxb-dev 0348 and 2962 title a section so
+    r"close|(?:profile )?(?:follow|unfollow)(?: unfollow)?"
 )
 # An affiliate disclosure's words, searched in a short paragraph at the article's
 # head or foot: "This post contains affiliate links", "we may earn a commission",
@@ -164,7 +166,8 @@ DISCLOSURE_WORDS = (
 # reply buttons, a Q&A site's prompts (wcxb-dev 0540's "Reply with quote" under
 # every post, 0544, 0360, 4309, 0566). The reader page posts nothing.
 ACTION_LABELS = (
-    r"reply(?: with quote| to this (?:topic|thread|post))?|quote|multi ?quote|"
+    # a post's counts before its "Reply" ("36 146 Reply": lifehacker-post-comment-load)
+    r"(?:\d+ )*reply(?: with quote| to this (?:topic|thread|post))?|quote|multi ?quote|"
     r"ask (?:a )?question|"
     r"(?:sign up|register) or (?:log|sign) in|(?:log|sign) in or (?:sign up|register)|"
     r"(?:you must (?:be )?)?(?:log(?:ged)?|sign(?:ed)?) in to (?:reply|comment|post|answer)\b.*|"

@@ -668,6 +668,9 @@ CONTROLS = furniture_pattern(CONTROL_LABELS)
         ("Loading…", True),
         ("Loading the boat took all morning.", False),
         ("Close", True),
+        ("Profile Follow Unfollow", True),
+        ("Follow", True),
+        ("Follow the river to the sea.", False),
         ("Close to the shore.", False),
         ("Read more about the harbour's history in the council's archive.", False),
         ("Learn more languages", False),
@@ -720,6 +723,7 @@ ACTIONS = furniture_pattern(ACTION_LABELS)
     ("text", "label"),
     [
         ("Reply with quote", True),
+        ("36 146 Reply", True),
         ("Reply to this topic", True),
         ("Ask question", True),
         ("Sign up or log in", True),
@@ -744,7 +748,9 @@ def test_a_list_of_more_than_one_item_is_no_label() -> None:
     assert drop_lone_labels((two, one), ACTIONS) == (two,)
 
 
-@pytest.mark.parametrize("text", ["Sponsored", "SPONSORED BY", "Sponsored content"])
+@pytest.mark.parametrize(
+    "text", ["Sponsored", "SPONSORED BY", "Sponsored content", "From our sponsor", "Promoted"]
+)
 def test_a_sponsored_label_alone_goes_as_an_advertisements(text: str) -> None:
     blocks = _text_blocks(("p", "The list's first entry."), ("p", text))
     assert drop_lone_labels(blocks, furniture_pattern(AD_LABELS)) == blocks[:1]
