@@ -141,7 +141,7 @@ def part_glued_words(holder: Element, *, min_chars: int = 2) -> None:
             following is not None
             and isinstance(following.tag, str)
             and following.tag not in _UNGLUED_TAGS
-            and _glued(text_of(element), text_of(following), min_chars)
+            and runs_together(text_of(element), text_of(following), min_chars=min_chars)
             and not _in_code(element)
             and not _opens_apart(following)
         ):
@@ -153,7 +153,7 @@ def part_glued_words(holder: Element, *, min_chars: int = 2) -> None:
 _UNGLUED_TAGS = BLOCKISH_TAGS | MATH_TAGS | tag_set("br img hr wbr picture source sup sub")
 
 
-def _glued(before: str, after: str, min_chars: int) -> bool:
+def runs_together(before: str, after: str, *, min_chars: int = 2) -> bool:
     """Tell whether two texts run together at a place no word has inside it."""
     if len(before.strip()) < min_chars or len(after.strip()) < min_chars:
         return False

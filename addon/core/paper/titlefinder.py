@@ -35,6 +35,7 @@ from addon.core.dom import (
     is_permalink,
     text_content,
 )
+from addon.core.output.text import runs_together
 from addon.core.paper.lines import BLOCK_TAGS
 from addon.core.params import TitleMethod, TitleParams
 
@@ -405,7 +406,7 @@ def _walk_text(element: etree._Element, max_nodes: int) -> str | None:
         if event == "end":
             if node is not element:
                 append(" " if tag in BLOCK_TAGS else "")
-                append(node.tail or "")
+                _add_piece(parts, node.tail)
             continue
         nodes += 1
         if nodes > max_nodes:
@@ -414,8 +415,21 @@ def _walk_text(element: etree._Element, max_nodes: int) -> str | None:
             walker.skip_subtree()
             continue
         append(" " if tag == "br" or tag in BLOCK_TAGS else "")
-        append(node.text or "")
+        _add_piece(parts, node.text)
     return " ".join("".join(parts).split())
+
+
+def _add_piece(parts: list[str], text: str | None) -> None:
+    """Append a text piece, parted from the one before where only a style sheet sets the two
+    apart ("Black Edition<span class=block>Complete meal</span>")."""
+    # The reader page's h1 would read "Black EditionComplete meal" (wcxb-dev 0589,
+    # 2976); the view's blocks are parted the same way (`part_glued_words`).
+    if not text:
+        return
+    before = next((part for part in reversed(parts) if part), "")  # "" where none is spaced
+    if runs_together(before, text):
+        parts.append(" ")
+    parts.append(text)
 
 
 class _Collector:

@@ -223,6 +223,21 @@ def test_element_text_spaces_breaks_and_drops_permalinks() -> None:
     assert element_text(broken, max_nodes=2) is None
 
 
+def test_element_text_parts_a_subtitle_only_a_style_sheet_sets_apart() -> None:
+    # wcxb-dev 0589: "Black Edition<span class=tagline>Complete ...</span>" read
+    # "Black EditionComplete" in the reader page's h1.
+    glued = lxml.html.fragment_fromstring(
+        "<h1>Black Edition<span class='tagline'>Complete protein meal</span></h1>"
+    )
+    assert element_text(glued) == "Black Edition Complete protein meal"
+    tail = lxml.html.fragment_fromstring("<h1><span>The Best Tools</span>Top Picks</h1>")
+    assert element_text(tail) == "The Best Tools Top Picks"
+    # One word across elements stays one: a small letter then a small letter, a drop cap.
+    one_word = [("<h1>Quick<b>start</b></h1>", "Quickstart"), ("<h1><b>T</b>He</h1>", "THe")]
+    for html, text in one_word:
+        assert element_text(lxml.html.fragment_fromstring(html)) == text
+
+
 def test_split_title_keeps_the_longest_part_as_core() -> None:
     parts = split_title("Rare Earth Exports Slump | " + SITE)
     assert parts.whole == "Rare Earth Exports Slump | " + SITE
