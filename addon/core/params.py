@@ -145,7 +145,7 @@ CONTROL_LABELS = (
     r"back to (?:top|blog|the blog|all posts)|"
     # a photo's caption switch (NPR's "toggle caption") and a loader's text left in the
     # page as saved ("Loading...", "Loading paragraph...": wcxb-dev 3011, 0046, 4503)
-    r"(?:toggle|hide|show) caption|loading(?: paragraph)?|"
+    r"(?:toggle|hide|show) caption|(?:like )?loading(?: paragraph)?|"
     # a dialog's close button (wcxb-dev 4378, 4282; no reference holds the line), a
     # follow button's states (lifehacker-post-comment-load's "Profile Follow Unfollow").
     # Not "More" alone: wcxb-dev 0348 and 2962 title a section so
@@ -171,7 +171,11 @@ ACTION_LABELS = (
     r"ask (?:a )?question|"
     r"(?:sign up|register) or (?:log|sign) in|(?:log|sign) in or (?:sign up|register)|"
     r"(?:you must (?:be )?)?(?:log(?:ged)?|sign(?:ed)?) in to (?:reply|comment|post|answer)\b.*|"
-    r"start asking to get answers"
+    r"start asking to get answers|find the answer to your question by asking|"
+    # a forum's closing prompts to a guest (wcxb-dev 0550: "Register a new account",
+    # "Sign in", "Already have an account? Sign in here.", "Sign In Now")
+    r"register a new account|create an account|sign in(?: now| here)?|log in|"
+    r"already have an account\b.*"
 )
 FURNITURE_HEADINGS = (
     f"(?:related|similar|recommended)(?: {_FURNITURE_NOUNS})?|"

@@ -650,7 +650,9 @@ _BY_WORDS = tag_set(
 # A date line's own words; a byline's lead words among them ("2025-11-03 14 min read
 # Written by Christian Eilers", wcxb-dev 4034: its name is the line's only rest).
 _LINE_WORDS = _DATE_WORDS | _MINUTES | _READ_WORDS | _BY_WORDS | tag_set(
-    "last on at and time am pm monday tuesday wednesday thursday friday saturday sunday"
+    "last on at and time am pm monday tuesday wednesday thursday friday saturday sunday "
+    # a relative date ("Published a day ago ~ 6 minutes read", wcxb-dev 0466)
+    "ago a an today yesterday hour hours day days week weeks month months year years"
 )
 # A number, or an ordinal ("26th").
 _NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")

@@ -336,6 +336,15 @@ def test_date_and_reading_time_lines_before_the_prose_go() -> None:
     assert drop_date_lines(blocks, published=None) == (blocks[0], blocks[1], *blocks[3:])
 
 
+def test_a_relative_date_with_a_reading_time_goes() -> None:
+    # wcxb-dev 0466: "Published a day ago ~ 6 minutes read" above the story.
+    prose = "Have you ever joined a large organisation? Its processes are fascinating. " * 3
+    blocks = _text_blocks(("p", "Published a day ago ~ 6 minutes read"), ("p", prose))
+    assert drop_date_lines(blocks, published="2021-02-01") == blocks[1:]
+    said = _text_blocks(("p", "A day ago the river rose by six feet"), ("p", prose))
+    assert drop_date_lines(said, published="2021-02-01") == said
+
+
 def test_a_standfirst_above_the_row_does_not_end_the_lead() -> None:
     # wcxb-dev 4668: a standfirst of 168 characters, then "published on: April 16,
     # 2024" and "Reading Time: 8 minutes", then the story.
@@ -666,6 +675,7 @@ CONTROLS = furniture_pattern(CONTROL_LABELS)
         ("toggle caption", True),
         ("Loading paragraph...", True),
         ("Loading…", True),
+        ("Like Loading…", True),
         ("Loading the boat took all morning.", False),
         ("Close", True),
         ("Profile Follow Unfollow", True),
@@ -724,6 +734,10 @@ ACTIONS = furniture_pattern(ACTION_LABELS)
     [
         ("Reply with quote", True),
         ("36 146 Reply", True),
+        ("Register a new account", True),
+        ("Already have an account? Sign in here.", True),
+        ("Sign In Now", True),
+        ("Sign in to the library's catalogue with your card number", False),
         ("Reply to this topic", True),
         ("Ask question", True),
         ("Sign up or log in", True),
