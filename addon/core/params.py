@@ -126,7 +126,10 @@ SHARE_LABELS = (
     # Pinterest's prompt over a pinnable image (wcxb-dev 4164, 4662)
     r"pin (?:this |it )?for later|"
     # a copy-link button's label and the word it flashes (wcxb-dev 0016's "copied!")
-    r"copy (?:the )?link|(?:link )?copied"
+    r"copy (?:the )?link|(?:link )?copied|"
+    # a search engine's follow button ("Add SoundGuys on Google", "Add as a preferred
+    # source on Google": wcxb-dev 4828, 4565, 4115, 0385)
+    r"add (?:\w+ ){0,3}(?:as a )?(?:preferred |trusted )?(?:source )?on google(?: add)?"
 )
 # An advertisement slot's label, in the languages the reference pages use, and the
 # line some sites put above the slot.
