@@ -449,7 +449,7 @@ def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
         steps.append((logos, "an image linking home, outside the text: the site's logo"))
     if extend.disclosure_words:
         disclosures = partial(drop_disclosures, pattern=re.compile(extend.disclosure_words))
-        steps.append((disclosures, "an affiliate disclosure: the site's notice, on every post"))
+        steps.append((disclosures, "the site's notice on every page: affiliate links, cookies"))
     if extend.furniture_tag_lines:
         tags = partial(drop_lead_tag_lines, pattern=furniture_pattern(extend.furniture_tag_lines))
         steps.append((tags, "a post's tag line above the article"))

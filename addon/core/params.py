@@ -129,7 +129,7 @@ SHARE_LABELS = (
     r"copy (?:the )?link|(?:link )?copied|"
     # a search engine's follow button ("Add SoundGuys on Google", "Add as a preferred
     # source on Google": wcxb-dev 4828, 4565, 4115, 0385)
-    r"add (?:\w+ ){0,3}(?:as a )?(?:preferred |trusted )?(?:source )?on google(?: add)?"
+    r"add (?:\w+ ){0,3}(?:as a )?(?:preferred |trusted )?(?:source )?on google(?: add(?: \w+)?)?"
 )
 # An advertisement slot's label, in the languages the reference pages use, and the
 # line some sites put above the slot.
@@ -152,18 +152,26 @@ CONTROL_LABELS = (
     # a dialog's close button (wcxb-dev 4378, 4282; no reference holds the line), a
     # follow button's states (lifehacker-post-comment-load's "Profile Follow Unfollow").
     # Not "More" alone: wcxb-dev 0348 and 2962 title a section so
-    r"close|(?:profile )?(?:follow|unfollow)(?: unfollow)?"
+    r"close|(?:profile )?(?:follow|unfollow)(?: unfollow)?|"
+    # a consent bar's buttons left after its text, and a site builder's search box
+    # and footer link (wcxb-dev 4246: "Search this site", "Report abuse", "Reject",
+    # "Accept")
+    # (not "Decline": a section's title, as in a history's "Rise" and "Decline")
+    r"(?:accept|reject|allow|deny)(?: all)?(?: cookies)?|got it|dismiss|"
+    r"search this site|report abuse"
 )
-# An affiliate disclosure's words, searched in a short paragraph at the article's
-# head or foot: "This post contains affiliate links", "we may earn a commission",
-# "a reader-supported website" (wcxb-dev: 40 such paragraphs on even and odd ids
-# outside the references, 10 inside).
+# A site's notice on every page, searched in a short paragraph at the article's
+# head or foot: an affiliate disclosure ("This post contains affiliate links", "we
+# may earn a commission", "a reader-supported website"; wcxb-dev: 40 such paragraphs
+# on even and odd ids outside the references, 10 inside).
 DISCLOSURE_WORDS = (
     r"\b(?:contains?|includes?|uses?) (?:some )?(?:affiliate|commissionable) links|"
     r"\b(?:we|i|us)\b[^.!?]{0,60}\b(?:earn|receive|get|make)\b[^.!?]{0,30}"
     r"\b(?:commissions?|compensation)\b|"
     r"\bmay (?:earn|receive) (?:us )?(?:a )?(?:small )?(?:commissions?|compensation)\b|"
-    r"\breader[- ]supported\b|\bearn from qualifying purchases\b"
+    r"\breader[- ]supported\b|\bearn from qualifying purchases\b|"
+    # ... and a cookie notice whose bar the page drew without naming it (wcxb-dev 4246)
+    r"\b(?:this|our) (?:site|website) uses cookies\b|\bwe use cookies\b"
 )
 # The label of an action that needs an account, link or not: a forum's post and
 # reply buttons, a Q&A site's prompts (wcxb-dev 0540's "Reply with quote" under
@@ -178,6 +186,7 @@ ACTION_LABELS = (
     # a forum's closing prompts to a guest (wcxb-dev 0550: "Register a new account",
     # "Sign in", "Already have an account? Sign in here.", "Sign In Now")
     r"register a new account|create an account|sign in(?: now| here)?|log in|"
+    r"subscribe(?: now| today)?|"
     r"already have an account\b.*"
 )
 FURNITURE_HEADINGS = (

@@ -652,7 +652,9 @@ _BY_WORDS = tag_set(
 _LINE_WORDS = _DATE_WORDS | _MINUTES | _READ_WORDS | _BY_WORDS | tag_set(
     "last on at and time am pm monday tuesday wednesday thursday friday saturday sunday "
     # a relative date ("Published a day ago ~ 6 minutes read", wcxb-dev 0466)
-    "ago a an today yesterday hour hours day days week weeks month months year years"
+    "ago a an today yesterday hour hours day days week weeks month months year years "
+    # a time zone ("November 3, 2025 (8:42 AM ET)", wcxb-dev 0078)
+    "et est edt pt pst pdt ct cst cdt mt mst mdt utc gmt bst cet cest"
 )
 # A number, or an ordinal ("26th").
 _NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")

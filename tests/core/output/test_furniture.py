@@ -341,6 +341,8 @@ def test_a_relative_date_with_a_reading_time_goes() -> None:
     prose = "Have you ever joined a large organisation? Its processes are fascinating. " * 3
     blocks = _text_blocks(("p", "Published a day ago ~ 6 minutes read"), ("p", prose))
     assert drop_date_lines(blocks, published="2021-02-01") == blocks[1:]
+    zoned = _text_blocks(("p", "| November 3, 2025 (8:42 AM ET)"), ("p", prose))
+    assert drop_date_lines(zoned, published="2025-11-03T13:42:00Z") == zoned[1:]
     said = _text_blocks(("p", "A day ago the river rose by six feet"), ("p", prose))
     assert drop_date_lines(said, published="2021-02-01") == said
 
@@ -643,6 +645,7 @@ SHARE = furniture_pattern(SHARE_LABELS)
         ("h3", "Pin this for later!", True),
         ("p", "Add SoundGuys on Google", True),
         ("p", "Add as a preferred source on Google", True),
+        ("p", "Add Us On Google Add SciAm", True),
         ("p", "Add the flour on top", False),
         ("p", "PIN FOR LATER", True),
         ("p", "Pin it for later", True),
@@ -681,6 +684,12 @@ CONTROLS = furniture_pattern(CONTROL_LABELS)
         ("Like Loading…", True),
         ("Loading the boat took all morning.", False),
         ("Close", True),
+        ("Accept", True),
+        ("Reject all", True),
+        ("Got it", True),
+        ("Search this site", True),
+        ("Accept the offer before Friday.", False),
+        ("Decline", False),
         ("Profile Follow Unfollow", True),
         ("Follow", True),
         ("Follow the river to the sea.", False),
@@ -708,6 +717,8 @@ DISCLOSURES = re.compile(DISCLOSURE_WORDS)
         ("If you click on links we provide, we may receive compensation.", True),
         ("We are a reader-supported website.", True),
         ("As an Amazon Associate I earn from qualifying purchases.", True),
+        ("This site uses cookies to deliver its services.", True),
+        ("Cookies are baked at 180 degrees for twelve minutes.", False),
         ("No affiliate links. No paid promotion.", False),
         ("Travel agents get a commission when you buy insurance.", False),
     ],
@@ -738,6 +749,8 @@ ACTIONS = furniture_pattern(ACTION_LABELS)
         ("Reply with quote", True),
         ("36 146 Reply", True),
         ("Register a new account", True),
+        ("Subscribe", True),
+        ("Subscribe to the idea that less is more.", False),
         ("Already have an account? Sign in here.", True),
         ("Sign In Now", True),
         ("Sign in to the library's catalogue with your card number", False),
