@@ -187,6 +187,9 @@ ACTION_LABELS = (
     # "Sign in", "Already have an account? Sign in here.", "Sign In Now")
     r"register a new account|create an account|sign in(?: now| here)?|log in|"
     r"subscribe(?: now| today)?|"
+    # a documentation page's edit link, behind its feedback prompt (wcxb-dev 4400-4402:
+    # "Is this page useful?Edit this page")
+    r"(?:is this page (?:useful|helpful) )?edit (?:this )?page(?: on github)?|"
     r"already have an account\b.*"
 )
 FURNITURE_HEADINGS = (

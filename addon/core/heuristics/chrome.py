@@ -174,10 +174,14 @@ _BOX_LIMITS = frozenset({"article", "main", "body", "html"})
 # Links into the page itself, and the words a skip link starts with.
 _IN_PAGE_LINKS = etree.XPath("//a[starts-with(normalize-space(@href), '#')]")
 # Only skips to the page's landmarks: "Jump to Review" in a shopping guide's list
-# leads to its own section, and stays (wcxb-dev 4160's reference keeps those).
+# leads to its own section, and stays (wcxb-dev 4160's reference keeps those). A
+# shop's "Skip to product information", "Skip to product list", "Skip to search
+# results" (wcxb-dev 0591, 0647, 2925, 2951) name its parts: "skip" is the
+# accessibility link's own word.
 _SKIP_WORDS = re.compile(
-    r"\s*(?:skip|jump)\s+to\s+(?:the\s+)?(?:main\s+|primary\s+)?"
-    r"(?:content|navigation|nav|search|menu|footer|sidebar|main|top)\s*$",
+    r"\s*(?:(?:skip|jump)\s+to\s+(?:the\s+)?(?:main\s+|primary\s+)?"
+    r"(?:content|navigation|nav|search|menu|footer|sidebar|main|top)|"
+    r"skip\s+to\s+(?:product|search|results|reviews?)(?:\s+\w+)?)\s*$",
     re.IGNORECASE,
 )
 

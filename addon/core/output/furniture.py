@@ -582,8 +582,11 @@ def _says_only(
         # A bare date may open a post (a thread's first one): the day the row shows
         # goes alone (wcxb-dev 0002's "August 25, 2025" under a row dated 2025-08-25).
         return _names_day(words, day) and not _rest(words)
-    # Besides those words, a name at most ("by Ann Lee | May 2, 2025").
-    return len(_rest(words)) <= 2
+    # Besides those words, a name at most ("by Ann Lee | May 2, 2025"); with a byline's
+    # lead word, of up to four words ("By Angela Kaye Carpenter Updated on February 16";
+    # "Posted in News Release" names no one: its rest is a category).
+    named_by = not _NAMING_WORDS.isdisjoint(words)
+    return len(_rest(words)) <= (4 if named_by else 2)
 
 
 def _separator(block: Block, *, max_chars: int = 3) -> bool:
@@ -647,6 +650,8 @@ _READ_WORDS = tag_set("read reading")
 _BY_WORDS = tag_set(
     "by written posted author authors edited reviewed por von par di door av af przez"
 )
+# The byline's lead words that name a person after them ("posted" may lead a category).
+_NAMING_WORDS = _BY_WORDS - {"posted"}
 # A date line's own words; a byline's lead words among them ("2025-11-03 14 min read
 # Written by Christian Eilers", wcxb-dev 4034: its name is the line's only rest).
 _LINE_WORDS = _DATE_WORDS | _MINUTES | _READ_WORDS | _BY_WORDS | tag_set(

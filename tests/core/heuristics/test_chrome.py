@@ -145,6 +145,19 @@ def test_skip_links_to_the_page_landmarks_go_links_to_sections_stay() -> None:
     )
 
 
+def test_a_shops_skip_links_to_its_parts_go() -> None:
+    # wcxb-dev 0591, 0647, 2951: Shopify's skip links name the product's parts.
+    root = _without_chrome(
+        '<a href="#ProductInfo-1">Skip to product information</a>'
+        '<a href="#product-grid">Skip to product list</a>'
+        '<a href="#results">Skip to search results</a>'
+        '<p>Story <a href="#chunk-4">Skip to Chunk 4 without Chunk 2</a> end.</p>'
+    )
+    assert " ".join(" ".join(root.itertext()).split()) == (
+        "Story Skip to Chunk 4 without Chunk 2 end."
+    )
+
+
 def test_a_bar_of_skip_links_goes_whole_a_table_of_contents_stays() -> None:
     # readability-even wikipedia: "Jump to: navigation, search" opened the reader view,
     # its links naming the landmarks after a "Jump to:" of the bar's own.

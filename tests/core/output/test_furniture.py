@@ -341,6 +341,13 @@ def test_a_relative_date_with_a_reading_time_goes() -> None:
     prose = "Have you ever joined a large organisation? Its processes are fascinating. " * 3
     blocks = _text_blocks(("p", "Published a day ago ~ 6 minutes read"), ("p", prose))
     assert drop_date_lines(blocks, published="2021-02-01") == blocks[1:]
+    # A name of up to four words after a byline's lead word; a category is no name.
+    named = _text_blocks(("p", "By Angela Kaye Carpenter Updated on February 16, 2026"))
+    assert drop_date_lines((*named, blocks[1]), published="2026-02-16") == blocks[1:]
+    category = _text_blocks(("p", "Posted in News Release"))
+    assert drop_date_lines((*category, blocks[1]), published="2026-02-16") == (
+        *category, blocks[1],
+    )  # fmt: skip
     zoned = _text_blocks(("p", "| November 3, 2025 (8:42 AM ET)"), ("p", prose))
     assert drop_date_lines(zoned, published="2025-11-03T13:42:00Z") == zoned[1:]
     said = _text_blocks(("p", "A day ago the river rose by six feet"), ("p", prose))
@@ -750,6 +757,8 @@ ACTIONS = furniture_pattern(ACTION_LABELS)
         ("36 146 Reply", True),
         ("Register a new account", True),
         ("Subscribe", True),
+        ("Is this page useful?Edit this page", True),
+        ("Edit this page on GitHub", True),
         ("Subscribe to the idea that less is more.", False),
         ("Already have an account? Sign in here.", True),
         ("Sign In Now", True),
