@@ -57,6 +57,7 @@ from addon.core.output.furniture import (
     drop_repeated_blocks,
     drop_twin_figures,
     furniture_pattern,
+    label_bar_pattern,
 )
 from addon.core.output.headings import headline_link, outline
 from addon.core.output.text import plain_text, word_count
@@ -474,17 +475,17 @@ def _label_steps(extend: ExtendParams) -> list[tuple[_Step, str]]:
     """List the steps that leave out a widget's label alone, its widget gone."""
     steps: list[tuple[_Step, str]] = []
     if extend.share_labels:
-        shares = partial(drop_lone_labels, pattern=furniture_pattern(extend.share_labels))
+        shares = partial(drop_lone_labels, pattern=label_bar_pattern(extend.share_labels))
         steps.append((shares, "a share bar's label, its buttons gone"))
     if extend.ad_labels:
-        ads = partial(drop_lone_labels, pattern=furniture_pattern(extend.ad_labels))
+        ads = partial(drop_lone_labels, pattern=label_bar_pattern(extend.ad_labels))
         steps.append((ads, "an advertisement's label, its advertisement gone"))
     if extend.control_labels:
-        pattern = furniture_pattern(extend.control_labels)
+        pattern = label_bar_pattern(extend.control_labels)
         controls = partial(drop_lone_labels, pattern=pattern, linkless=True)
         steps.append((controls, "a control's label, the control gone: Read more, Show more"))
     if extend.action_labels:
-        actions = partial(drop_lone_labels, pattern=furniture_pattern(extend.action_labels))
+        actions = partial(drop_lone_labels, pattern=label_bar_pattern(extend.action_labels))
         steps.append((actions, "an action's label that needs an account: Reply, Sign up"))
     return steps
 

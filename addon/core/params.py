@@ -198,7 +198,7 @@ FURNITURE_HEADINGS = (
     r"you (?:may|might|will|ll) (?:also )?(?:like|enjoy|be interested)\b.*|"
     rf"more (?:from|by) .+|"
     rf"more (?:(?:related )?{_FURNITURE_NOUNS}|to (?:read|discover|explore))\b.*|"
-    f"(?:recent|latest|popular|trending) {_FURNITURE_NOUNS}|read (?:this )?next|"
+    f"(?:recent|latest|popular|trending) {_FURNITURE_NOUNS}|read (?:this )?next|up next|"
     "(?:leave|add|post|write|submit) (?:a |your )?(?:reply|comment|response)s?|"
     "join the (?:conversation|discussion)|what do you think|"
     r"share(?: this\b.*| with\b.*| the (?:story|article|post|page|love)\b.*)?|"

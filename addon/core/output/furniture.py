@@ -23,6 +23,13 @@ def furniture_pattern(headings: str) -> re.Pattern[str]:
     return re.compile(f"(?:{headings})")
 
 
+def label_bar_pattern(labels: str) -> re.Pattern[str]:
+    """Compile a label vocabulary to match one label or a bar of them, words whole."""
+    # A widget's buttons read as one line when their widget is gone: "Sign in Create an
+    # Account" (wcxb-dev 4544), "Reject Accept".
+    return re.compile(f"(?:{labels})(?: (?:{labels}))*")
+
+
 def heading_names_furniture(text: str, pattern: re.Pattern[str]) -> bool:
     """Tell whether a heading's words, lowered, are wholly a furniture heading's."""
     # Lowered before the words are cut: lowering may split a word in two.

@@ -23,6 +23,7 @@ from addon.core.output.furniture import (
     drop_repeated_blocks,
     drop_twin_figures,
     furniture_pattern,
+    label_bar_pattern,
 )
 from addon.core.params import (
     ACTION_LABELS,
@@ -115,6 +116,8 @@ _LABEL_GAPS = st.sampled_from([" ", "", "? ", ", ", "-", "\u0307", "  "])
         ("More on the budget", False),
         ("How to write a newsletter that people read", False),
         ("Comments on the draft law", False),
+        ("Up Next", True),
+        ("Up next week: the budget", False),
     ],
 )
 def test_furniture_headings_are_named_by_their_whole_text(heading: str, furniture: bool) -> None:
@@ -779,6 +782,16 @@ def test_an_actions_label_goes_link_or_not(text: str, label: bool) -> None:
     blocks = (*_text_blocks(("p", "A post of the thread.")), Block("ul", link, text))
     kept = drop_lone_labels(blocks, ACTIONS)
     assert kept == (blocks[:1] if label else blocks)
+
+
+def test_a_bar_of_labels_reads_as_one_label() -> None:
+    # wcxb-dev 4544: "Sign in Create an Account", two buttons read as one line.
+    bar = label_bar_pattern(ACTION_LABELS)
+    blocks = _text_blocks(
+        ("p", "Sign in Create an Account"), ("p", "Subscribe Subscribe"), ("p", "Sign in to Mars"),
+    )  # fmt: skip
+    assert drop_lone_labels(blocks, bar) == blocks[2:]
+    assert drop_lone_labels(blocks, ACTIONS) == blocks  # one label a line
 
 
 def test_a_list_of_more_than_one_item_is_no_label() -> None:
