@@ -170,6 +170,7 @@ DISCLOSURE_WORDS = (
     r"\b(?:commissions?|compensation)\b|"
     r"\bmay (?:earn|receive) (?:us )?(?:a )?(?:small )?(?:commissions?|compensation)\b|"
     r"\breader[- ]supported\b|\bearn from qualifying purchases\b|"
+    r"\b(?:buying|purchases made) through (?:links on )?our (?:site|links)\b|"
     # ... and a cookie notice whose bar the page drew without naming it (wcxb-dev 4246)
     r"\b(?:this|our) (?:site|website) uses cookies\b|\bwe use cookies\b"
 )
@@ -201,6 +202,10 @@ FURNITURE_HEADINGS = (
     f"(?:recent|latest|popular|trending) {_FURNITURE_NOUNS}|read (?:this )?next|up next|"
     "(?:leave|add|post|write|submit) (?:a |your )?(?:reply|comment|response)s?|"
     "join the (?:conversation|discussion)|what do you think|"
+    # a forum's comment form for guests, a support page's feedback prompt (wcxb-dev
+    # 0550, 0700)
+    "create an account or (?:sign|log) in to (?:comment|reply|post)|"
+    "did you find what you were looking for(?: today)?|"
     r"share(?: this\b.*| with\b.*| the (?:story|article|post|page|love)\b.*)?|"
     "tags?|tagged|filed under|categories|"
     r"subscribe\b.*|sign up\b.*newsletters?\b.*|(?:\w+ )?newsletters?|"

@@ -117,6 +117,8 @@ _LABEL_GAPS = st.sampled_from([" ", "", "? ", ", ", "-", "\u0307", "  "])
         ("How to write a newsletter that people read", False),
         ("Comments on the draft law", False),
         ("Up Next", True),
+        ("Create an account or sign in to comment", True),
+        ("Did you find what you were looking for today?", True),
         ("Up next week: the budget", False),
     ],
 )
@@ -728,6 +730,7 @@ DISCLOSURES = re.compile(DISCLOSURE_WORDS)
         ("We are a reader-supported website.", True),
         ("As an Amazon Associate I earn from qualifying purchases.", True),
         ("This site uses cookies to deliver its services.", True),
+        ("We independently test everything. Buying through links on our site supports us.", True),
         ("Cookies are baked at 180 degrees for twelve minutes.", False),
         ("No affiliate links. No paid promotion.", False),
         ("Travel agents get a commission when you buy insurance.", False),
