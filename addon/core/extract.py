@@ -45,6 +45,7 @@ from addon.core.heuristics.site_memory import (
 from addon.core.heuristics.tree import Chosen, choose_content, line_of
 from addon.core.output.blocks import build_blocks, kept_text
 from addon.core.output.furniture import (
+    LabelKeys,
     cut_furniture_tail,
     cut_teaser_dates,
     drop_closing_headings,
@@ -474,18 +475,18 @@ def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
 def _label_steps(extend: ExtendParams) -> list[tuple[_Step, str]]:
     """List the steps that leave out a widget's label alone, its widget gone."""
     steps: list[tuple[_Step, str]] = []
+    lone = partial(drop_lone_labels, keys=LabelKeys())  # each short block's words read once
     if extend.share_labels:
-        shares = partial(drop_lone_labels, pattern=label_bar_pattern(extend.share_labels))
+        shares = partial(lone, pattern=label_bar_pattern(extend.share_labels))
         steps.append((shares, "a share bar's label, its buttons gone"))
     if extend.ad_labels:
-        ads = partial(drop_lone_labels, pattern=label_bar_pattern(extend.ad_labels))
+        ads = partial(lone, pattern=label_bar_pattern(extend.ad_labels))
         steps.append((ads, "an advertisement's label, its advertisement gone"))
     if extend.control_labels:
-        pattern = label_bar_pattern(extend.control_labels)
-        controls = partial(drop_lone_labels, pattern=pattern, linkless=True)
+        controls = partial(lone, pattern=label_bar_pattern(extend.control_labels), linkless=True)
         steps.append((controls, "a control's label, the control gone: Read more, Show more"))
     if extend.action_labels:
-        actions = partial(drop_lone_labels, pattern=label_bar_pattern(extend.action_labels))
+        actions = partial(lone, pattern=label_bar_pattern(extend.action_labels))
         steps.append((actions, "an action's label that needs an account: Reply, Sign up"))
     return steps
 

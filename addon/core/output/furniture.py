@@ -240,34 +240,56 @@ def drop_repeated_blocks(
     return tuple(kept)
 
 
+class LabelKeys:
+    """A page's short blocks' words as a label is compared, read once for all label steps."""
+
+    __slots__ = ("_keys",)
+
+    def __init__(self) -> None:
+        self._keys: dict[Block, str] = {}  # a block hashes by its fields: equal, same words
+
+    def of(self, block: Block) -> str:
+        """Return a block's words, lowered, joined by single spaces."""
+        key = self._keys.get(block)
+        if key is None:
+            key = self._keys[block] = " ".join(_TOKEN_RE.findall(block.text.lower()))
+        return key
+
+
 def drop_lone_labels(
-    blocks: Sequence[Block], pattern: re.Pattern[str], *, linkless: bool = False
+    blocks: Sequence[Block],
+    pattern: re.Pattern[str],
+    *,
+    linkless: bool = False,
+    keys: LabelKeys | None = None,
 ) -> tuple[Block, ...]:
     """Leave out the headings and paragraphs that are a label alone, its widget gone: a share
     bar's ("Share this story"), an advertisement's ("Advertisement", "Anzeige"); with
-    `linkless`, only those holding no link (a link still leads somewhere)."""
+    `linkless`, only those holding no link (a link still leads somewhere). `keys` shares
+    the blocks' words between the label steps of one page."""
     # Left where they stood, not ending the content: a thread repeats "Share" under
     # every post, a story's bar stands above its first paragraph (readability-even
     # theverge's h2 "Share this story"); an ad slot's label stands between two
     # paragraphs or closes the story (nytimes-3, heise). No wcxb-dev reference holds
     # such a line.
     # Most blocks are longer than a label: their length is read first, inline.
+    words = keys or LabelKeys()
     return tuple(
         [
             block
             for block in blocks
-            if len(block.text) > _MAX_LABEL_CHARS or not _is_label(block, pattern, linkless)
+            if len(block.text) > _MAX_LABEL_CHARS or not _is_label(block, pattern, linkless, words)
         ]
     )
 
 
-def _is_label(block: Block, pattern: re.Pattern[str], linkless: bool) -> bool:
+def _is_label(block: Block, pattern: re.Pattern[str], linkless: bool, keys: LabelKeys) -> bool:
     """Tell whether a short paragraph, heading or one-item list is a label the pattern names."""
     if linkless and "<a " in block.html:
         return False
     if not (block.kind == "p" or block.kind in HEADINGS or _one_item(block)):
         return False
-    return pattern.fullmatch(" ".join(_TOKEN_RE.findall(block.text.lower()))) is not None
+    return pattern.fullmatch(keys.of(block)) is not None
 
 
 def drop_disclosures(

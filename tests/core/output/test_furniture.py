@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from addon.core.output.furniture import (
     _TOKEN_RE,
+    LabelKeys,
     _names_furniture,
     cut_furniture_tail,
     cut_teaser_dates,
@@ -795,6 +796,15 @@ def test_a_bar_of_labels_reads_as_one_label() -> None:
     )  # fmt: skip
     assert drop_lone_labels(blocks, bar) == blocks[2:]
     assert drop_lone_labels(blocks, ACTIONS) == blocks  # one label a line
+
+
+def test_label_steps_sharing_their_keys_decide_as_each_alone() -> None:
+    blocks = _text_blocks(("p", "Share"), ("p", "Reply with quote"), ("p", "Advertisement"))
+    keys = LabelKeys()
+    patterns = (SHARE, ACTIONS, furniture_pattern(AD_LABELS))
+    shared = [drop_lone_labels(blocks, pattern, keys=keys) for pattern in patterns]
+    assert shared == [drop_lone_labels(blocks, pattern) for pattern in patterns]
+    assert keys.of(blocks[1]) == "reply with quote"
 
 
 def test_a_list_of_more_than_one_item_is_no_label() -> None:
