@@ -122,6 +122,7 @@ TAG_LINE_LABELS = (
 # A share bar's label alone, in a heading's words: "Share", "Share this story".
 SHARE_LABELS = (
     r"share(?: this(?: (?:story|article|post|page|recipe|video))?| on \w+(?: \w+)?| via \w+)?|"
+    r"shares|"  # a share count's label, its count gone (wcxb-dev 0500)
     r"(?:email|tweet|pin) this(?: (?:story|article|post|page|recipe))?|"
     # Pinterest's prompt over a pinnable image (wcxb-dev 4164, 4662)
     r"pin (?:this |it )?for later|"
@@ -158,7 +159,9 @@ CONTROL_LABELS = (
     # "Accept")
     # (not "Decline": a section's title, as in a history's "Rise" and "Decline")
     r"(?:accept|reject|allow|deny)(?: all)?(?: cookies)?|got it|dismiss|"
-    r"search this site|report abuse"
+    r"search this site|report abuse|"
+    # a post's view counter ("(Visited 1,902 times, 364 visits today)", wcxb-dev 0400)
+    r"visited(?: \d+)+ times(?:(?: \d+)+ visits today)?"
 )
 # A site's notice on every page, searched in a short paragraph at the article's
 # head or foot: an affiliate disclosure ("This post contains affiliate links", "we
@@ -187,7 +190,8 @@ ACTION_LABELS = (
     # a forum's closing prompts to a guest (wcxb-dev 0550: "Register a new account",
     # "Sign in", "Already have an account? Sign in here.", "Sign In Now")
     r"register a new account|create an account|sign in(?: now| here)?|log in|"
-    r"subscribe(?: now| today)?|"
+    r"subscribe(?: now| today)?|add to (?:collection|wish ?list|favou?rites|bookmarks)|"
+    r"new collection|"
     # a documentation page's edit link, behind its feedback prompt (wcxb-dev 4400-4402:
     # "Is this page useful?Edit this page")
     r"(?:is this page (?:useful|helpful) )?edit (?:this )?page(?: on github)?|"
@@ -206,6 +210,8 @@ FURNITURE_HEADINGS = (
     # 0550, 0700)
     "create an account or (?:sign|log) in to (?:comment|reply|post)|"
     "did you find what you were looking for(?: today)?|"
+    # a Q&A site's links under the answers (wcxb-dev 2826, 0564)
+    "explore related questions|"
     r"share(?: this\b.*| with\b.*| the (?:story|article|post|page|love)\b.*)?|"
     "tags?|tagged|filed under|categories|"
     r"subscribe\b.*|sign up\b.*newsletters?\b.*|(?:\w+ )?newsletters?|"
