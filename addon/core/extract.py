@@ -27,6 +27,7 @@ from addon.core.heuristics.metadata import (
     declares_discussion,
     read_metadata,
 )
+from addon.core.heuristics.mojibake import may_hold_mojibake, repair_mojibake
 from addon.core.heuristics.names import (
     PageNames,
     all_furniture_words,
@@ -164,6 +165,8 @@ def parse_page(
     root = parse(None if decoded.utf8 is not None else decoded.text, utf8=decoded.utf8)
     if root is None:
         return Skip("empty page: nothing to parse")
+    if may_hold_mojibake(decoded):
+        repair_mojibake(root)
     clock.lap("parse")
     return root
 

@@ -1,0 +1,116 @@
+"""Text encoded twice, repaired: UTF-8 once read as windows-1252 or Latin-1 and stored so.
+
+A page whose database or template once decoded UTF-8 with the wrong charset and kept the
+result spells "Investor’s" as "Investorâ\x80\x99s" and "Español" as "EspaÃ±ol" in its
+own, valid, bytes: every browser, Firefox Reader View included, shows the damage. The
+repair is ftfy's (Speer, "ftfy", Zenodo 2019), which undoes the wrong decoding only where
+the result is text it judges likelier than the input, one string at a time, and only
+where the whole string re-decodes: prose may quote mojibake beside its own letters. Code
+alone may hold such text on purpose too, so a page is repaired only when its text
+outside code holds some.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from lxml import etree
+
+from addon.core.decode import Decoded
+
+if TYPE_CHECKING:
+    from ftfy import ExplainedText
+
+# A UTF-8 lead byte read as one character (Â..ô), then a continuation byte read as one:
+# U+0080-U+00BF under Latin-1, or the letters windows-1252 gives 0x80-0x9F.
+MOJIBAKE = re.compile(
+    "[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc"
+    "\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]"
+)
+# The same pair's lead, encoded as UTF-8 (0xC3 0x82-0xB4), and the first byte of a
+# continuation character's encoding: enough to pass over the pages that cannot hold one.
+_MOJIBAKE_UTF8 = re.compile(rb"\xc3[\x82-\xb4][\xc2\xc5\xc6\xcb\xe2]")
+# Elements whose text is code: repaired only on a page whose other text needs it.
+CODE_TAGS = ("pre", "code", "kbd", "samp", "textarea")
+# Elements whose text no reader sees; metadata in JSON-LD is read from them but not
+# repaired (a script's strings may be bytes on purpose).
+UNSEEN_TAGS = frozenset({"script", "style", "template"})
+# Attributes a reader view or its headline shows: image names, tooltips, meta values.
+SHOWN_ATTRS = ("alt", "title", "content", "aria-label")
+
+
+def may_hold_mojibake(decoded: Decoded) -> bool:
+    """Tell, cheaply, whether a page can hold text encoded twice."""
+    # A byte search for 0xC3 runs at memory speed and most pages lack one; the pattern
+    # then runs only on pages with Latin letters (0.02 ms a page on wcxb-dev).
+    if decoded.utf8 is not None:
+        return b"\xc3" in decoded.utf8 and _MOJIBAKE_UTF8.search(decoded.utf8) is not None
+    return MOJIBAKE.search(decoded.text) is not None
+
+
+def repair_mojibake(root: etree._Element) -> int:
+    """Repair the twice-encoded text of a page whose text outside code holds some; return
+    how many strings changed."""
+    code = {node for element in root.iter(*CODE_TAGS) for node in element.iter()}
+    slots = [slot for slot in _slots(root) if MOJIBAKE.search(slot[2]) is not None]
+    fixed = _fixed([text for _, _, text in slots])
+    if not any(
+        new != text and not _in_code(element, name, code)
+        for (element, name, text), new in zip(slots, fixed, strict=True)
+    ):
+        return 0
+    changed = 0
+    for (element, name, text), new in zip(slots, fixed, strict=True):
+        if new != text:
+            _set(element, name, new)
+            changed += 1
+    return changed
+
+
+def _fixed(texts: list[str]) -> list[str]:
+    """Return each text decoded again where the whole of it was encoded twice, else as it is."""
+    import ftfy  # 0.1 s to import: only pages that may need it pay, once per process
+
+    return [_whole_repair(text, ftfy.fix_encoding_and_explain(text)) for text in texts]
+
+
+def _whole_repair(text: str, repair: ExplainedText) -> str:
+    """Keep ftfy's repair of a text when it re-decoded the whole string, not parts of it."""
+    # ftfy also mends a string piece by piece ("apply" decode_inconsistent_utf8): a sentence
+    # that quotes mojibake beside its own letters would lose the quote (wcxb-dev 2498: 'I saw
+    # "Ã¤" instead of "ä"'). A string encoded twice throughout re-decodes as a whole.
+    steps = repair.explanation or []
+    return repair.text if all(step.action != "apply" for step in steps) else text
+
+
+def _slots(root: etree._Element) -> Iterator[tuple[etree._Element, str, str]]:
+    """Yield (element, slot, text) for each text, tail and shown attribute of the page."""
+    for element in root.iter():
+        if element.tail:  # a comment's too: a tail is its parent's text
+            yield element, "tail", element.tail
+        if not isinstance(element.tag, str):
+            continue
+        if element.text and element.tag not in UNSEEN_TAGS:
+            yield element, "text", element.text
+        for name in SHOWN_ATTRS:
+            value = element.get(name)
+            if value:
+                yield element, name, value
+
+
+def _in_code(element: etree._Element, name: str, code: set[etree._Element]) -> bool:
+    """Tell whether a slot's text is code: an element's own text inside code, or a tail
+    whose parent is."""
+    return element.getparent() in code if name == "tail" else element in code
+
+
+def _set(element: etree._Element, name: str, value: str) -> None:
+    """Write a slot's repaired text."""
+    if name == "text":
+        element.text = value
+    elif name == "tail":
+        element.tail = value
+    else:
+        element.set(name, value)
