@@ -4,16 +4,17 @@ A page whose database or template once decoded UTF-8 with the wrong charset and 
 result spells "Investor’s" as "Investorâ\x80\x99s" and "Español" as "EspaÃ±ol" in its
 own, valid, bytes: every browser, Firefox Reader View included, shows the damage. The
 repair is ftfy's (Speer, "ftfy", Zenodo 2019), which undoes the wrong decoding only where
-the result is text it judges likelier than the input, one string at a time, and only
-where the whole string re-decodes: prose may quote mojibake beside its own letters. Code
-alone may hold such text on purpose too, so a page is repaired only when its text
-outside code holds some.
+the result is text it judges likelier than the input, one string at a time. A page is
+repaired only when a string of its text outside code re-decodes whole: code may show
+mojibake on purpose, and prose may quote it beside its own letters, which only a
+piecewise repair would undo.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lxml import etree
@@ -51,38 +52,49 @@ def may_hold_mojibake(decoded: Decoded) -> bool:
 
 
 def repair_mojibake(root: etree._Element) -> int:
-    """Repair the twice-encoded text of a page whose text outside code holds some; return
-    how many strings changed."""
+    """Repair the twice-encoded text of a page whose text outside code proves the damage;
+    return how many strings changed."""
     code = {node for element in root.iter(*CODE_TAGS) for node in element.iter()}
     slots = [slot for slot in _slots(root) if MOJIBAKE.search(slot[2]) is not None]
-    fixed = _fixed([text for _, _, text in slots])
+    repairs = _repairs([text for _, _, text in slots])
     if not any(
-        new != text and not _in_code(element, name, code)
-        for (element, name, text), new in zip(slots, fixed, strict=True)
+        repair.whole and not _in_code(element, name, code)
+        for (element, name, _), repair in zip(slots, repairs, strict=True)
     ):
         return 0
     changed = 0
-    for (element, name, text), new in zip(slots, fixed, strict=True):
-        if new != text:
-            _set(element, name, new)
+    for (element, name, text), repair in zip(slots, repairs, strict=True):
+        if repair.text != text:
+            _set(element, name, repair.text)
             changed += 1
     return changed
 
 
-def _fixed(texts: list[str]) -> list[str]:
-    """Return each text decoded again where the whole of it was encoded twice, else as it is."""
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """A string as ftfy decodes it again, and whether it re-decoded the whole string."""
+
+    text: str
+    whole: bool
+
+
+def _repairs(texts: list[str]) -> list[Repair]:
+    """Return ftfy's repair of each text."""
     import ftfy  # 0.1 s to import: only pages that may need it pay, once per process
 
-    return [_whole_repair(text, ftfy.fix_encoding_and_explain(text)) for text in texts]
+    return [_repair(text, ftfy.fix_encoding_and_explain(text)) for text in texts]
 
 
-def _whole_repair(text: str, repair: ExplainedText) -> str:
-    """Keep ftfy's repair of a text when it re-decoded the whole string, not parts of it."""
-    # ftfy also mends a string piece by piece ("apply" decode_inconsistent_utf8): a sentence
-    # that quotes mojibake beside its own letters would lose the quote (wcxb-dev 2498: 'I saw
-    # "Ã¤" instead of "ä"'). A string encoded twice throughout re-decodes as a whole.
-    steps = repair.explanation or []
-    return repair.text if all(step.action != "apply" for step in steps) else text
+def _repair(text: str, explained: ExplainedText) -> Repair:
+    """Tell a repair that re-decoded the whole string from one that mended parts of it."""
+    # ftfy also mends a string piece by piece ("apply" decode_inconsistent_utf8), which a
+    # sentence quoting mojibake beside its own letters would need too (wcxb-dev 2498: 'I
+    # saw "Ã¤" instead of "ä"'). On a page with no string damaged whole, that is a quote.
+    # On a damaged one, the other letters came from entities the parser decoded (4526:
+    # "&nbsp;can improve ... strain â\x80\x93 and"), and the piecewise repairs hold too.
+    steps = explained.explanation or []
+    whole = explained.text != text and all(step.action != "apply" for step in steps)
+    return Repair(explained.text, whole)
 
 
 def _slots(root: etree._Element) -> Iterator[tuple[etree._Element, str, str]]:

@@ -107,3 +107,12 @@ def test_repair_mojibake_leaves_a_sentence_that_quotes_mojibake_beside_its_lette
     root = page(f"<p>{quote}</p>")
     assert repair_mojibake(root) == 0
     assert root.findtext(".//p") == quote
+
+
+def test_repair_mojibake_mends_strings_in_parts_on_a_page_damaged_whole() -> None:
+    # wcxb-dev 4526: "&nbsp;" came through the parser as itself, beside text encoded twice.
+    damaged = "\xa0can lower muscle strain " + twice("– and lead to wellness")
+    root = page(f"<p>{twice('It’s')} simple.</p><p>{damaged}</p>")
+    assert repair_mojibake(root) == 2
+    repaired = "\xa0can lower muscle strain – and lead to wellness"
+    assert [p.text for p in root.iter("p")] == ["It’s simple.", repaired]
