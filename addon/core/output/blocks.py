@@ -57,6 +57,7 @@ from addon.core.output.tags import (
     has_text,
     safe_text,
     shows_text,
+    visible,
     tag_of,
 )
 from addon.core.output.text import (
@@ -527,10 +528,11 @@ def _finish(raws: list[Element], ctx: _Context) -> list[Block]:
     flowing = block_texts(holder, roots)
     texts = [text if pre is None else pre for text, pre in zip(flowing, verbatim, strict=True)]
     # The serialisation holds "<img" only as an img tag: text and values escape "<".
+    # A heading of zero-width spaces alone reads as a blank one (wcxb-dev 4002).
     kept = [
         index
         for index, (kind, source, text) in enumerate(zip(kinds, sources, texts, strict=True))
-        if text or kind == "hr" or "<img" in source
+        if (text and visible(text)) or kind == "hr" or "<img" in source
     ]
     htmls = Sanitiser(holder, sources, srcsets_stable).clean([sources[index] for index in kept])
     return [

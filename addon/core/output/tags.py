@@ -204,10 +204,16 @@ def shows_text(el: Element) -> bool:
     return _VISIBLE_RE.search(text_of(el)) is not None
 
 
-# A character other than whitespace and the invisible format characters: zero-width
-# space, non-joiner and joiner, word joiner, byte order mark. Inside text they still
-# join (an emoji family is three emoji joined by U+200D); alone they show nothing.
-_VISIBLE_RE = re.compile(r"[^\s\u200b\u200c\u200d\u2060\ufeff]")
+def visible(text: str) -> bool:
+    """Tell whether a text shows anything: more than whitespace and invisible characters."""
+    return _VISIBLE_RE.search(text) is not None
+
+
+# A character other than whitespace and the invisible format characters: soft hyphen,
+# zero-width space, non-joiner and joiner, the left-to-right and right-to-left marks,
+# word joiner, byte order mark. Inside text they still join or hyphenate (an emoji
+# family is three emoji joined by U+200D); alone they show nothing.
+_VISIBLE_RE = re.compile(r"[^\s\u00ad\u200b-\u200f\u2060\ufeff]")
 
 
 def safe_text(text: str | None) -> str:

@@ -1116,6 +1116,19 @@ def test_a_paragraph_of_invisible_characters_alone_is_empty() -> None:
     assert blocks[2].html.count("<li") == 1
 
 
+def test_a_heading_or_paragraph_of_invisible_characters_alone_is_left_out() -> None:
+    # wcxb-dev 4002: `<h2 id="sound">&#8203;&#8203;</h2>` before the article's first
+    # section read to a screen reader as a blank heading; 2020 spaces its paragraphs
+    # with a left-to-right mark alone.
+    blocks = _blocks(
+        "<body><p>Before.</p><h2 id='sound'>\u200b\u200b</h2><p>\u200e</p><p>\u00ad</p>"
+        "<h2>Winners</h2><p>After \u200eright.</p></body>"
+    )
+    assert [(b.kind, b.text) for b in blocks] == [
+        ("p", "Before."), ("h2", "Winners"), ("p", "After \u200eright.")
+    ]
+
+
 def test_an_empty_paragraph_between_two_texts_stays_a_line_break() -> None:
     (block,) = _blocks("<body><ul><li>Roses are red,<p> </p>violets are blue.</li></ul></body>")
     assert block.html == "<ul><li>Roses are red,<br>violets are blue.</li></ul>"
