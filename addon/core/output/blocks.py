@@ -57,8 +57,8 @@ from addon.core.output.tags import (
     has_text,
     safe_text,
     shows_text,
-    visible,
     tag_of,
+    visible,
 )
 from addon.core.output.text import (
     block_texts,
