@@ -603,6 +603,11 @@ def _says_only(
     # cnet-svg-classes' "por", wcxb-dev's "By", "Written by", 0026's "Edited by").
     if set(words) <= _BY_WORDS:
         return True
+    # A date's label with its date left out, or drawn by a script: "Updated",
+    # "Published" (wcxb-dev 4014, 4603, 4606). Without a date it says nothing; with a
+    # colon, its date is the next line's (0019's "Last updated:" over "Dec 12, 2025").
+    if _date_label(words, block.text):
+        return True
     # The author's name alone ("Mark Di Stefano", "By Ann Lee"), as the row names them.
     if byline and [word for word in words if word != "by"] == _TOKEN_RE.findall(byline.lower()):
         return True
@@ -616,6 +621,16 @@ def _says_only(
     # "Posted in News Release" names no one: its rest is a category).
     named_by = not _NAMING_WORDS.isdisjoint(words)
     return len(_rest(words)) <= (4 if named_by else 2)
+
+
+def _date_label(words: Sequence[str], text: str) -> bool:
+    """Tell whether a line is a date's label alone ("Updated", "Published on"), not one
+    whose colon introduces a date on the next line."""
+    return (
+        set(words) <= _LABEL_WORDS
+        and not _STAMPS.isdisjoint(words)
+        and not text.rstrip().endswith(":")
+    )
 
 
 def _separator(block: Block, *, max_chars: int = 3) -> bool:
@@ -679,6 +694,8 @@ _READ_WORDS = tag_set("read reading")
 _BY_WORDS = tag_set(
     "by written posted author authors edited reviewed por von par di door av af przez"
 )
+# A date's label: its stamp word, with "last" and "on" ("Last updated on").
+_LABEL_WORDS = _STAMPS | tag_set("last on")
 # The byline's lead words that name a person after them ("posted" may lead a category).
 _NAMING_WORDS = _BY_WORDS - {"posted"}
 # A date line's own words; a byline's lead words among them ("2025-11-03 14 min read

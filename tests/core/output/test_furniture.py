@@ -421,6 +421,21 @@ def test_a_bylines_lead_word_alone_before_the_prose_goes() -> None:
     assert drop_date_lines(blocks, published=None) == blocks[2:]
 
 
+def test_a_dates_label_without_its_date_goes_where_the_row_shows_no_date() -> None:
+    # wcxb-dev 4014's "Updated" and 4606's "Published": the date a script drew is gone.
+    prose = "We review a lot of laptops, and only the most exceptional earn a spot here. " * 3
+    blocks = _text_blocks(
+        ("p", "Updated"), ("p", "Last updated"), ("p", "Published on"), ("p", "Updates"),
+        ("p", prose), ("p", prose), ("p", "Updated"),
+    )  # fmt: skip
+    assert drop_date_lines(blocks, published=None) == blocks[3:]
+    assert drop_foot_date_lines(blocks, published=None) == blocks[:-1]
+    # A colon's date is on the next line (0019); "On" and "Last" alone are no labels
+    # (4684's switches "On", "Off").
+    lines = _text_blocks(("p", "Last updated:"), ("p", "Dec 12, 2025"), ("p", "On"), ("p", "Last"))
+    assert drop_date_lines((*lines, *blocks[4:]), published=None) == (*lines, *blocks[4:])
+
+
 def test_edited_and_reviewed_by_and_their_separator_before_the_prose_go() -> None:
     # wcxb-dev 0026: "Edited by", "•", "Reviewed by", their names left out as links.
     prose = "With so many options on the market, it can be difficult to choose one. " * 3
