@@ -146,14 +146,15 @@ AD_LABELS = (
 CONTROL_LABELS = (
     r"(?:read|see|view|show|load|explore|discover|learn) (?:more|less)|view all(?: posts)?|"
     r"(?:keep|continue) reading|(?:previous|prev|next) (?:article|post|story|page)|"
-    r"back to (?:top|blog|the blog|all posts)|"
+    r"back to (?:top|blog|the blog|all posts)|top|"
     # a photo's caption switch (NPR's "toggle caption") and a loader's text left in the
     # page as saved ("Loading...", "Loading paragraph...": wcxb-dev 3011, 0046, 4503)
     r"(?:toggle|hide|show) caption|(?:like )?loading(?: paragraph)?|"
     # a dialog's close button (wcxb-dev 4378, 4282; no reference holds the line), a
-    # follow button's states (lifehacker-post-comment-load's "Profile Follow Unfollow").
+    # follow button's states (lifehacker-post-comment-load's "Profile Follow Unfollow",
+    # wcxb-dev 0264's "Followed"), a like button with its count (0503's "1 Like").
     # Not "More" alone: wcxb-dev 0348 and 2962 title a section so
-    r"close|(?:profile )?(?:follow|unfollow)(?: unfollow)?|"
+    r"close|(?:profile )?(?:follow|unfollow|followed)(?: unfollow)?|\d+ likes?|"
     # a consent bar's buttons left after its text, and a site builder's search box
     # and footer link (wcxb-dev 4246: "Search this site", "Report abuse", "Reject",
     # "Accept")
@@ -195,6 +196,9 @@ ACTION_LABELS = (
     # a documentation page's edit link, behind its feedback prompt (wcxb-dev 4400-4402:
     # "Is this page useful?Edit this page")
     r"(?:is this page (?:useful|helpful) )?edit (?:this )?page(?: on github)?|"
+    # a wiki's link to edit its language links, a shop's prompt to open its app
+    # (wcxb-dev 2904; 3043, 3071)
+    r"edit links|open in (?:the )?(?:desktop )?app|"
     r"already have an account\b.*"
 )
 FURNITURE_HEADINGS = (
@@ -210,8 +214,9 @@ FURNITURE_HEADINGS = (
     # 0550, 0700)
     "create an account or (?:sign|log) in to (?:comment|reply|post)|"
     "did you find what you were looking for(?: today)?|"
-    # a Q&A site's links under the answers (wcxb-dev 2826, 0564)
-    "explore related questions|"
+    # a Q&A site's links under the answers, and its answer form (wcxb-dev 2826, 0564;
+    # 0172, 0360, 4309)
+    "explore related questions|your answer|"
     r"share(?: this\b.*| with\b.*| the (?:story|article|post|page|love)\b.*)?|"
     "tags?|tagged|filed under|categories|"
     r"subscribe\b.*|sign up\b.*newsletters?\b.*|(?:\w+ )?newsletters?|"

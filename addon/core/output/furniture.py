@@ -265,7 +265,8 @@ def drop_lone_labels(
 ) -> tuple[Block, ...]:
     """Leave out the headings and paragraphs that are a label alone, its widget gone: a share
     bar's ("Share this story"), an advertisement's ("Advertisement", "Anzeige"); with
-    `linkless`, only those holding no link (a link still leads somewhere). `keys` shares
+    `linkless`, only those holding no link off the page (such a link still leads
+    somewhere). `keys` shares
     the blocks' words between the label steps of one page."""
     # Left where they stood, not ending the content: a thread repeats "Share" under
     # every post, a story's bar stands above its first paragraph (readability-even
@@ -285,11 +286,22 @@ def drop_lone_labels(
 
 def _is_label(block: Block, pattern: re.Pattern[str], linkless: bool, keys: LabelKeys) -> bool:
     """Tell whether a short paragraph, heading or one-item list is a label the pattern names."""
-    if linkless and "<a " in block.html:
+    if linkless and "<a " in block.html and _leads_off(block.html):
         return False
     if not (block.kind == "p" or block.kind in HEADINGS or _one_item(block)):
         return False
     return pattern.fullmatch(keys.of(block)) is not None
+
+
+def _leads_off(html: str) -> bool:
+    """Tell whether a block holds a link that leads off the page, not to a place on it."""
+    # A way back to the top ("#wrap", wcxb-dev 0540) or a toggle's "#" leads nowhere
+    # in the view: the place it names is no part of it.
+    return any(not href.startswith("#") for href in _HREF_RE.findall(html))
+
+
+# The sanitised HTML quotes every href with double quotes.
+_HREF_RE = re.compile(r'<a [^>]*?href="([^"]*)"')
 
 
 def drop_disclosures(

@@ -122,6 +122,8 @@ _LABEL_GAPS = st.sampled_from([" ", "", "? ", ", ", "-", "\u0307", "  "])
         ("Did you find what you were looking for today?", True),
         ("Explore related questions", True),
         ("Up next week: the budget", False),
+        ("Your Answer", True),  # a Q&A site's answer form (wcxb-dev 0172, 0360, 4309)
+        ("Your answer to the question of the week", False),
     ],
 )
 def test_furniture_headings_are_named_by_their_whole_text(heading: str, furniture: bool) -> None:
@@ -728,6 +730,13 @@ CONTROLS = furniture_pattern(CONTROL_LABELS)
         ("Close to the shore.", False),
         ("Read more about the harbour's history in the council's archive.", False),
         ("Learn more languages", False),
+        ("Followed", True),  # a follow button's state (wcxb-dev 0264, 0382)
+        ("1 Like", True),  # a post's like button and its count (0503, 1976)
+        ("12 likes", True),
+        ("Likes and dislikes of a picky eater", False),
+        ("Top", True),  # a way back to the top (0540 under each post)
+        ("Back to top ↑", True),
+        ("Top of the morning to you", False),
     ],
 )
 def test_a_controls_label_without_its_control_goes(text: str, label: bool) -> None:
@@ -799,6 +808,9 @@ ACTIONS = furniture_pattern(ACTION_LABELS)
         ("Start asking to get answers", True),
         ("Reply from the council", False),
         ("Ask questions in meetings.", False),
+        ("Open in Desktop App", True),  # a shop's app prompt (wcxb-dev 3043, 3071)
+        ("Edit links", True),  # a wiki's language links' edit link (2904)
+        ("Open in a new window", False),
     ],
 )
 def test_an_actions_label_goes_link_or_not(text: str, label: bool) -> None:
@@ -848,6 +860,18 @@ def test_a_controls_label_that_is_still_a_link_stays_when_asked() -> None:
     blocks = (*_text_blocks(("p", "The plans, in short.")), link)
     assert drop_lone_labels(blocks, CONTROLS, linkless=True) == blocks
     assert drop_lone_labels(blocks, CONTROLS) == blocks[:1]
+
+
+def test_a_controls_label_linked_within_the_page_goes_as_one_without_a_link() -> None:
+    # wcxb-dev 0540: phpBB's "Top" under each of 30 posts, a link to "#wrap", which is
+    # the page's wrapper and no part of the view; a toggle's "#" leads nowhere either.
+    top = Block("p", '<p><a href="#wrap">Top</a></p>', "Top")
+    toggle = Block("p", '<p><a href="#" rel="noopener">Show more</a></p>', "Show more")
+    away = Block("p", '<p><a href="#wrap">Top</a> <a href="/top">Top</a></p>', "Top Top")
+    blocks = (*_text_blocks(("p", "A post of the thread.")), top, toggle, away)
+    assert drop_lone_labels(blocks, label_bar_pattern(CONTROL_LABELS), linkless=True) == (
+        blocks[0], away
+    )
 
 
 ADS = furniture_pattern(AD_LABELS)
