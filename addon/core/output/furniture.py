@@ -620,8 +620,9 @@ def _says_only(
     # colon, its date is the next line's (0019's "Last updated:" over "Dec 12, 2025").
     if _date_label(words, block.text):
         return True
-    # The author's name alone ("Mark Di Stefano", "By Ann Lee"), as the row names them.
-    if byline and [word for word in words if word != "by"] == _TOKEN_RE.findall(byline.lower()):
+    # The author's name alone ("Mark Di Stefano", "By Ann Lee", "por César Salza"), as the
+    # row names them, after the byline's lead words ("di" may be a name's own).
+    if byline and _after_lead(words, _BY_WORDS) == _TOKEN_RE.findall(byline.lower()):
         return True
     named = bool(byline) and str(byline).lower() in block.text.lower()
     if not (_reading_time(words) or _stamped(words, published=published, named=named)):
@@ -633,6 +634,14 @@ def _says_only(
     # "Posted in News Release" names no one: its rest is a category).
     named_by = not _NAMING_WORDS.isdisjoint(words)
     return len(_rest(words)) <= (4 if named_by else 2)
+
+
+def _after_lead(words: Sequence[str], lead: frozenset[str]) -> Sequence[str]:
+    """Return the words after those of LEAD that open them."""
+    start = 0
+    while start < len(words) and words[start] in lead:
+        start += 1
+    return words[start:]
 
 
 def _date_label(words: Sequence[str], text: str) -> bool:
@@ -680,7 +689,7 @@ def _names_day(words: Sequence[str], published: str | None) -> bool:
     if match is None:
         return False
     year, month, day = (int(part) for part in match.groups())
-    numbers = {int(word.rstrip("stndrh")) for word in words if _NUMBER.fullmatch(word)}
+    numbers = {int(match[1]) for word in words if (match := _NUMBER.fullmatch(word))}
     months = {_MONTH_NUMBERS[word] for word in words if word in _MONTH_NUMBERS}
     return year in numbers and day in numbers and (month in months or month in numbers)
 
@@ -690,13 +699,31 @@ def _rest(words: Sequence[str]) -> list[str]:
     return [word for word in words if word not in _LINE_WORDS and not _NUMBER.fullmatch(word)]
 
 
+# The months, in English and the languages of its neighbours on the reference pages:
+# Spanish, French, German, Italian, Portuguese, Dutch (readability-even
+# cnet-svg-classes' "1 de diciembre de 2017 3:00 AM PST" under a row of that day).
 _MONTH_NAMES = (
-    "january february march april may june july august september october november december"
+    "january february march april may june july august september october november december",
+    "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
+    "janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
+    "januar februar märz april mai juni juli august september oktober november dezember",
+    "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre "
+    "dicembre",
+    "janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro",
+    "januari februari maart april mei juni juli augustus september oktober november december",
 )
-_MONTH_NUMBERS = {name: number for number, name in enumerate(_MONTH_NAMES.split(), start=1)} | {
-    name[:3]: number for number, name in enumerate(_MONTH_NAMES.split(), start=1)
-} | {"sept": 9}
-_STAMPS = tag_set("updated published posted")
+_MONTH_NUMBERS = {
+    name: number
+    for names in _MONTH_NAMES
+    for number, name in enumerate(names.split(), start=1)
+} | {
+    name[:3]: number for number, name in enumerate(_MONTH_NAMES[0].split(), start=1)
+} | {"sept": 9, "setiembre": 9, "jänner": 1}
+_STAMPS = tag_set(
+    "updated published posted "
+    "publicado actualizado publié aktualisiert veröffentlicht aggiornato pubblicato "
+    "atualizado gepubliceerd bijgewerkt"
+)
 _DATE_WORDS = frozenset(_MONTH_NUMBERS) | _STAMPS
 _MINUTES = tag_set("min mins minute minutes")
 _READ_WORDS = tag_set("read reading")
@@ -717,10 +744,13 @@ _LINE_WORDS = _DATE_WORDS | _MINUTES | _READ_WORDS | _BY_WORDS | tag_set(
     # a relative date ("Published a day ago ~ 6 minutes read", wcxb-dev 0466)
     "ago a an today yesterday hour hours day days week weeks month months year years "
     # a time zone ("November 3, 2025 (8:42 AM ET)", wcxb-dev 0078)
-    "et est edt pt pst pdt ct cst cdt mt mst mdt utc gmt bst cet cest"
+    "et est edt pt pst pdt ct cst cdt mt mst mdt utc gmt bst cet cest "
+    # a date's own words in the other languages ("1 de diciembre", "am 1. Dezember um 3
+    # Uhr", "mis à jour le 1er décembre")
+    "de del el le à am um uhr il mis jour"
 )
-# A number, or an ordinal ("26th").
-_NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?")
+# A number, or an ordinal ("26th", French "1er").
+_NUMBER = re.compile(r"(\d+)(?:st|nd|rd|th|er|e)?")
 # A year, as a date line writes it.
 _YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
 # The day of an ISO 8601 date or date and time.

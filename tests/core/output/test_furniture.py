@@ -438,6 +438,33 @@ def test_a_dates_label_without_its_date_goes_where_the_row_shows_no_date() -> No
     assert drop_date_lines((*lines, *blocks[4:]), published=None) == (*lines, *blocks[4:])
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "1 de diciembre de 2017 3:00 AM PST",  # readability-even cnet-svg-classes
+        "Publicado el 1 de diciembre de 2017",
+        "1er décembre 2017",
+        "Mis à jour le 1 décembre 2017",
+        "Aktualisiert am 1. Dezember 2017 um 03:00 Uhr",
+        "1 dicembre 2017",
+        "1 de dezembro de 2017",
+        "1 december 2017",
+    ],
+)
+def test_the_rows_day_in_another_language_goes_as_in_english(line: str) -> None:
+    prose = "Twitter ha dado a conocer que Twitter Lite llegará a un total de once países. " * 3
+    blocks = _text_blocks(("p", line), ("p", prose), ("p", prose))
+    assert drop_date_lines(blocks, published="2017-12-01T03:00:00-08:00") == blocks[1:]
+    # ... and so does the author's name with the byline's word of that language.
+    named = (*_text_blocks(("p", "por César Salza"), ("p", "Written by César Salza")), *blocks)
+    assert drop_date_lines(named, published=None, byline="César Salza") == blocks
+    # Another day is the content's own, in any language, unless stamped ("Publicado",
+    # "Aktualisiert", as "Updated": the row shows the page's date).
+    stamped = line.split(maxsplit=1)[0] in {"Publicado", "Aktualisiert"}
+    other_day = drop_date_lines(blocks, published="2017-11-30")
+    assert other_day == (blocks[1:] if stamped else blocks)
+
+
 def test_edited_and_reviewed_by_and_their_separator_before_the_prose_go() -> None:
     # wcxb-dev 0026: "Edited by", "•", "Reviewed by", their names left out as links.
     prose = "With so many options on the market, it can be difficult to choose one. " * 3
