@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from addon.core.decode import Decoded
+from addon.core.output.tags import safe_text
 
 if TYPE_CHECKING:
     from ftfy import ExplainedText
@@ -119,7 +120,9 @@ def _in_code(element: etree._Element, name: str, code: set[etree._Element]) -> b
 
 
 def _set(element: etree._Element, name: str, value: str) -> None:
-    """Write a slot's repaired text."""
+    """Write a slot's repaired text, without the control characters lxml refuses."""
+    # lxml's parser keeps a U+0001 it read; its API refuses one (a mutated page's title).
+    value = safe_text(value)
     if name == "text":
         element.text = value
     elif name == "tail":

@@ -116,3 +116,15 @@ def test_repair_mojibake_mends_strings_in_parts_on_a_page_damaged_whole() -> Non
     assert repair_mojibake(root) == 2
     repaired = "\xa0can lower muscle strain – and lead to wellness"
     assert [p.text for p in root.iter("p")] == ["It’s simple.", repaired]
+
+
+def test_repair_mojibake_writes_no_character_lxml_refuses() -> None:
+    # A mutated page's title held U+0001 beside its damage (the fuzz test): lxml keeps
+    # what its parser read, but refuses it from the API, which raised.
+    root = html.document_fromstring(
+        f"<html><head><title>\x01{twice('Año nuevo en Córdoba')}</title></head>"
+        f"<body><p>{twice('Miles de personas recibieron el año nuevo')}</p></body></html>"
+    )
+    assert root.findtext(".//title").startswith("\x01")
+    assert repair_mojibake(root) == 2
+    assert root.findtext(".//title") == "Año nuevo en Córdoba"
