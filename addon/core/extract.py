@@ -487,7 +487,7 @@ def _label_steps(extend: ExtendParams) -> list[tuple[_Step, str]]:
         steps.append((ads, "an advertisement's label, its advertisement gone"))
     if extend.control_labels:
         controls = partial(lone, pattern=label_bar_pattern(extend.control_labels), linkless=True)
-        steps.append((controls, "a control's label, the control gone: Read more, Show more"))
+        steps.append((controls, "a widget's label, the widget gone: Read more, Show more, Tags"))
     if extend.action_labels:
         actions = partial(lone, pattern=label_bar_pattern(extend.action_labels))
         steps.append((actions, "an action's label that needs an account: Reply, Sign up"))

@@ -162,7 +162,10 @@ CONTROL_LABELS = (
     r"(?:accept|reject|allow|deny)(?: all)?(?: cookies)?|got it|dismiss|"
     r"search this site|report abuse|"
     # a post's view counter ("(Visited 1,902 times, 364 visits today)", wcxb-dev 0400)
-    r"visited(?: \d+)+ times(?:(?: \d+)+ visits today)?"
+    r"visited(?: \d+)+ times(?:(?: \d+)+ visits today)?|"
+    # a tag list's label, its tags (links all) left out: Steam's "Tags" over its
+    # screenshots (wcxb-dev 3043, 3071), a post's "Categories" (0099, 0373)
+    r"tags|tagged|categories|category"
 )
 # A site's notice on every page, searched in a short paragraph at the article's
 # head or foot: an affiliate disclosure ("This post contains affiliate links", "we

@@ -764,6 +764,9 @@ CONTROLS = furniture_pattern(CONTROL_LABELS)
         ("Top", True),  # a way back to the top (0540 under each post)
         ("Back to top ↑", True),
         ("Top of the morning to you", False),
+        ("Tags", True),  # a tag list's label, its tags left out (wcxb-dev 3043)
+        ("Categories", True),
+        ("Categories of tipping", False),
     ],
 )
 def test_a_controls_label_without_its_control_goes(text: str, label: bool) -> None:
