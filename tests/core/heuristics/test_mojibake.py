@@ -128,3 +128,12 @@ def test_repair_mojibake_writes_no_character_lxml_refuses() -> None:
     assert root.findtext(".//title").startswith("\x01")
     assert repair_mojibake(root) == 2
     assert root.findtext(".//title") == "Año nuevo en Córdoba"
+
+
+def test_repair_mojibake_leaves_a_page_with_more_to_read_than_its_budget() -> None:
+    # A megabyte of damaged text would take ftfy half a second: the page stays as it is.
+    text = twice("It’s a “quote” — café. ") * 40
+    root = page(f"<p>{text}</p><p>{text}</p>")
+    assert repair_mojibake(root, max_chars=len(text) * 2 - 1) == 0
+    assert root.findtext(".//p") == text
+    assert repair_mojibake(root, max_chars=len(text) * 2) == 2
