@@ -487,10 +487,14 @@ def _label_steps(extend: ExtendParams) -> list[tuple[_Step, str]]:
         steps.append((ads, "an advertisement's label, its advertisement gone"))
     if extend.control_labels:
         controls = partial(lone, pattern=label_bar_pattern(extend.control_labels), linkless=True)
-        steps.append((controls, "a widget's label, the widget gone: Read more, Show more, Tags"))
+        steps.append((controls, "a control's label, the control gone: Read more, Show more"))
     if extend.action_labels:
         actions = partial(lone, pattern=label_bar_pattern(extend.action_labels))
         steps.append((actions, "an action's label that needs an account: Reply, Sign up"))
+    if extend.taxonomy_labels:
+        pattern = label_bar_pattern(extend.taxonomy_labels)
+        tags = partial(lone, pattern=pattern, linkless=True, headings=False)
+        steps.append((tags, "a tag list's label, its tags gone: Tags, Categories"))
     return steps
 
 

@@ -162,11 +162,12 @@ CONTROL_LABELS = (
     r"(?:accept|reject|allow|deny)(?: all)?(?: cookies)?|got it|dismiss|"
     r"search this site|report abuse|"
     # a post's view counter ("(Visited 1,902 times, 364 visits today)", wcxb-dev 0400)
-    r"visited(?: \d+)+ times(?:(?: \d+)+ visits today)?|"
-    # a tag list's label, its tags (links all) left out: Steam's "Tags" over its
-    # screenshots (wcxb-dev 3043, 3071), a post's "Categories" (0099, 0373)
-    r"tags|tagged|categories|category"
+    r"visited(?: \d+)+ times(?:(?: \d+)+ visits today)?"
 )
+# A tag list's label alone, its tags (links all) left out: Steam's "Tags" over its
+# screenshots (wcxb-dev 3043, 3071), a post's "Categories" (0099, 0373). A paragraph
+# only: as a heading, the words title a section of git's or Docker's documentation.
+TAXONOMY_LABELS = r"tags|tagged|categories|category"
 # A site's notice on every page, searched in a short paragraph at the article's
 # head or foot: an affiliate disclosure ("This post contains affiliate links", "we
 # may earn a commission", "a reader-supported website"; wcxb-dev: 40 such paragraphs
@@ -537,6 +538,8 @@ class ExtendParams:
     # ... and an action's label that needs an account, link or not ("Reply with quote",
     # "Ask question", "Sign up or log in"); "" = none.
     action_labels: str = ""
+    # ... and, a paragraph only, a tag list's label, its tags gone ("Tags"); "" = none.
+    taxonomy_labels: str = ""
     # Leave out the headings the article ends with: nothing under them, they title nothing.
     drop_closing_headings: bool = False
     # End the content at a run of bare dates after its last prose: teaser cards whose
@@ -780,6 +783,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             ad_labels=AD_LABELS,
             control_labels=CONTROL_LABELS,
             action_labels=ACTION_LABELS,
+            taxonomy_labels=TAXONOMY_LABELS,
             disclosure_words=DISCLOSURE_WORDS,
             drop_closing_headings=True,
             # off: even .85716 / odd .85621; on: .85716 / .85639 (6 pages up, none down)

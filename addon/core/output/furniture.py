@@ -261,12 +261,13 @@ def drop_lone_labels(
     pattern: re.Pattern[str],
     *,
     linkless: bool = False,
+    headings: bool = True,
     keys: LabelKeys | None = None,
 ) -> tuple[Block, ...]:
     """Leave out the headings and paragraphs that are a label alone, its widget gone: a share
     bar's ("Share this story"), an advertisement's ("Advertisement", "Anzeige"); with
     `linkless`, only those holding no link off the page (such a link still leads
-    somewhere). `keys` shares
+    somewhere); without `headings`, paragraphs and lists only. `keys` shares
     the blocks' words between the label steps of one page."""
     # Left where they stood, not ending the content: a thread repeats "Share" under
     # every post, a story's bar stands above its first paragraph (readability-even
@@ -279,7 +280,9 @@ def drop_lone_labels(
         [
             block
             for block in blocks
-            if len(block.text) > _MAX_LABEL_CHARS or not _is_label(block, pattern, linkless, words)
+            if len(block.text) > _MAX_LABEL_CHARS
+            or (not headings and block.kind in HEADINGS)
+            or not _is_label(block, pattern, linkless, words)
         ]
     )
 

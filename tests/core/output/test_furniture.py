@@ -35,6 +35,7 @@ from addon.core.params import (
     FURNITURE_HEADINGS,
     SHARE_LABELS,
     TAG_LINE_LABELS,
+    TAXONOMY_LABELS,
 )
 from addon.core.result import Block
 
@@ -764,9 +765,6 @@ CONTROLS = furniture_pattern(CONTROL_LABELS)
         ("Top", True),  # a way back to the top (0540 under each post)
         ("Back to top ↑", True),
         ("Top of the morning to you", False),
-        ("Tags", True),  # a tag list's label, its tags left out (wcxb-dev 3043)
-        ("Categories", True),
-        ("Categories of tipping", False),
     ],
 )
 def test_a_controls_label_without_its_control_goes(text: str, label: bool) -> None:
@@ -890,6 +888,23 @@ def test_a_controls_label_that_is_still_a_link_stays_when_asked() -> None:
     blocks = (*_text_blocks(("p", "The plans, in short.")), link)
     assert drop_lone_labels(blocks, CONTROLS, linkless=True) == blocks
     assert drop_lone_labels(blocks, CONTROLS) == blocks[:1]
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [("Tags", True), ("Categories", True), ("Category", True), ("Categories of tipping", False)],
+)
+def test_a_tag_lists_label_alone_goes_as_a_paragraph_not_as_a_heading(
+    text: str, label: bool
+) -> None:
+    # Steam's "Tags" over its screenshots, its tags (links all) left out (wcxb-dev 3043);
+    # as a heading, the words title a section of git's or Docker's documentation.
+    blocks = _text_blocks(("p", "The story's first paragraph."), ("p", text), ("h2", text))
+    kept = drop_lone_labels(blocks, TAXONOMY, linkless=True, headings=False)
+    assert kept == ((blocks[0], blocks[2]) if label else blocks)
+
+
+TAXONOMY = label_bar_pattern(TAXONOMY_LABELS)
 
 
 def test_a_controls_label_linked_within_the_page_goes_as_one_without_a_link() -> None:
