@@ -136,13 +136,13 @@ def _slot(slots: dict[str, etree._Element], number: str) -> etree._Element | Non
 
 def _move_before(element: etree._Element, anchor: etree._Element) -> None:
     """Move an element before `anchor`, leaving its tail text where it stood."""
-    tail, element.tail = element.tail, None
+    tail, element.tail = safe_text(element.tail), None
     if tail:
         before, parent = element.getprevious(), element.getparent()
         if before is not None:
-            before.tail = (before.tail or "") + tail
+            before.tail = safe_text(before.tail) + tail
         elif parent is not None:
-            parent.text = (parent.text or "") + tail
+            parent.text = safe_text(parent.text) + tail
     anchor.addprevious(element)
 
 
@@ -232,7 +232,7 @@ def restore_formulas(formulas: Iterable[Formula], drop: Container[etree._Element
         parent = flat.getparent()
         if parent is None or any(element in drop for element in flat.iter()):
             continue
-        formula.mathml.tail = flat.tail
+        formula.mathml.tail = safe_text(flat.tail)  # lxml refuses a control character
         parent.replace(flat, formula.mathml)
 
 
@@ -260,7 +260,7 @@ _SCRIPTS = {"msup": ("sup",), "msub": ("sub",), "msubsup": ("sub", "sup")}
 def _wrap(element: etree._Element, tag: str) -> None:
     """Put an element inside a new element `tag`, where it stood (its tail outside)."""
     wrapper = etree.Element(tag)
-    wrapper.tail, element.tail = element.tail, None
+    wrapper.tail, element.tail = safe_text(element.tail), None
     element.addprevious(wrapper)
     wrapper.append(element)
 

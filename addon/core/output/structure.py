@@ -1,5 +1,5 @@
-"""Mend the structure that cleaning leaves invalid: lists, term lists, empty headings;
-make what scrolls focusable.
+"""Mend the structure that cleaning leaves invalid: lists, term lists, empty headings and
+header cells; make what scrolls focusable.
 
 A list item or a link taken out can leave a list holding bare text ("by" before
 a dropped author link), a list nested straight in a list (as some pages write
@@ -20,8 +20,9 @@ SCROLLERS = ("pre", "table")
 
 
 def mend_structure(holder: Element) -> None:
-    """Make every list hold items only, unfold term lists without terms, unwrap headings
-    that say nothing, and let the keyboard reach what scrolls."""
+    """Make every list hold items only, unfold term lists without terms, list the terms of
+    those without descriptions, unwrap headings and make data cells of header cells that
+    say nothing, and let the keyboard reach what scrolls."""
     # WCAG 2.1.1: a region that scrolls must be reachable by keyboard to be
     # scrolled (axe-core: scrollable-region-focusable); the page's own value goes.
     for scroller in holder.iter(*SCROLLERS):
@@ -29,11 +30,22 @@ def mend_structure(holder: Element) -> None:
     for term_list in list(holder.iter("dl")):
         if term_list.find("dt") is None:
             unfold_term_list(term_list)
+        elif term_list.find("dd") is None:
+            _list_terms(term_list)
     for items in list(holder.iter(*LISTS)):
         mend_list(items)
     for heading in list(holder.iter(*HEADINGS)):
-        if not has_text(heading) and not heading.xpath(".//img[normalize-space(@alt)]"):
+        if not _names_anything(heading):
             unwrap(heading)
+    # A comparison table's empty corner heads nothing (axe-core: empty-table-header).
+    for cell in holder.iter("th"):
+        if not _names_anything(cell):
+            cell.tag = "td"
+
+
+def _names_anything(element: Element) -> bool:
+    """Tell whether an element has words, or an image with a name, to say."""
+    return has_text(element) or bool(element.xpath(".//img[normalize-space(@alt)]"))
 
 
 def mend_list(items: Element) -> None:
@@ -75,6 +87,16 @@ def _take_tail(item: Element) -> None:
         item[-1].tail = safe_text((item[-1].tail or "") + tail)
     else:
         item.text = safe_text((item.text or "") + tail)
+
+
+def _list_terms(term_list: Element) -> None:
+    """Make a term list without descriptions a list of its terms."""
+    # wcxb-dev 4498's "Details", its values (links) left out; 0661's class signatures
+    # with empty descriptions. Paragraphs would read as labels to the furniture steps:
+    # 4043's "Related Topics:" would end the article there.
+    term_list.tag = "ul"
+    for term in term_list.iterchildren("dt"):
+        term.tag = "li"
 
 
 def unfold_term_list(term_list: Element) -> None:

@@ -110,7 +110,7 @@ def break_code_lines(pre: Element) -> None:
         if following is None or "\n" in (line.tail or ""):
             continue
         if _is_code_line(following):
-            line.tail = "\n" + (line.tail or "")
+            line.tail = "\n" + safe_text(line.tail)
 
 
 def _is_code_line(element: Element) -> bool:

@@ -295,6 +295,19 @@ def test_a_formula_set_aside_goes_back_where_its_flat_text_stands() -> None:
     ]
 
 
+def test_a_formula_whose_tails_hold_a_control_character_is_flattened_and_restored() -> None:
+    # The parser keeps a U+0003 it read, which lxml refuses from its API: copying such
+    # a tail to a script's wrapper or to the restored MathML raised (the property test
+    # of extract, "<math></math>\x03<p>...").
+    root = parse("<body><p>So <math><msup><mi>x</mi><mn>2</mn>\x03</msup></math>\x03 holds.</p>")
+    assert root is not None
+    formulas = flatten_math(root)
+    restore_formulas(formulas, set())
+    (paragraph,) = root.iter("p")
+    assert next(paragraph.iter("msup"), None) is not None  # the MathML, as the page wrote it
+    assert "".join(paragraph.itertext()).replace("\x03", "") == "So x2 holds."
+
+
 def test_a_formula_with_a_part_left_out_or_gone_from_the_page_stays_flat() -> None:
     root = lxml.html.document_fromstring(
         "<div><p>A <math><msup><mi>x</mi><mn>2</mn></msup></math>.</p>"

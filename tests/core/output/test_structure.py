@@ -54,6 +54,24 @@ def test_a_term_list_without_terms_unfolds_into_its_descriptions() -> None:
     assert mended(kept) == kept
 
 
+def test_a_term_list_without_descriptions_becomes_a_list_of_its_terms() -> None:
+    # wcxb-dev 4498: Joomla's "Details" term, its values (links) left out, stood in a
+    # list of a term alone; axe-core: definition-list, "serious".
+    assert mended("<dl>\n<dt> Details </dt>\n</dl>") == "<ul>\n<li> Details </li>\n</ul>"
+    assert mended('<dl><dt id="a">Author</dt><dt>Date</dt></dl>') == (
+        '<ul><li id="a">Author</li><li>Date</li></ul>'
+    )
+
+
+def test_a_header_cell_that_says_nothing_is_a_data_cell() -> None:
+    # wcxb-dev 4674: a comparison table's empty corner cell; axe-core: empty-table-header.
+    assert mended("<table><tr><th> </th><th>Navee GT3</th></tr></table>") == (
+        '<table tabindex="0"><tr><td> </td><th>Navee GT3</th></tr></table>'
+    )
+    named = '<table><tr><th><img src="/a.png" alt="Range"></th></tr></table>'
+    assert mended(named) == named.replace("<table>", '<table tabindex="0">')
+
+
 def test_a_heading_that_says_nothing_is_unwrapped() -> None:
     assert mended('<h2><img src="/i.png"></h2><h3> </h3>') == '<img src="/i.png"> '
     named = '<h2><img src="/i.png" alt="Our team"></h2>'

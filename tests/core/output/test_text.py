@@ -122,6 +122,15 @@ def test_code_lines_set_apart_by_a_style_keep_their_line_breaks() -> None:
     assert pre.text_content() == "npm create vite\ncd my-project\nnpm install4"
 
 
+def test_code_lines_parted_by_a_control_character_keep_their_line_break() -> None:
+    # The parser keeps a U+0003 between two lines, which lxml refuses from its API.
+    pre = lxml.html.fragment_fromstring(
+        "<pre><code><span class='line'>a = 1</span>\x03<span class='line'>b = 2</span></code></pre>"
+    )
+    break_code_lines(pre)
+    assert pre.text_content() == "a = 1\nb = 2"
+
+
 @pytest.mark.parametrize(
     ("html", "text"),
     [
