@@ -292,7 +292,8 @@ def parse_escaped_markup(noscript: etree._Element) -> None:
     text = noscript.text
     if len(noscript) or not text or _ESCAPED_TAG.search(text) is None:
         return
-    parsed = lxml.html.fragment_fromstring(text, create_parent="div")
+    # lxml's fragment parser refuses the control characters the page's parser kept.
+    parsed = lxml.html.fragment_fromstring(safe_text(text), create_parent="div")
     noscript.text = parsed.text
     noscript.extend(list(parsed))
 

@@ -103,8 +103,9 @@ def image_from_itemid(figure: Element) -> None:
         return
     if next(figure.iter("img"), None) is not None:
         return
+    # A URL holding a control character is broken, and lxml refuses it from its API.
     url = (figure.get("itemid") or "").strip()
-    if url.startswith(("https://", "http://")):
+    if url.startswith(("https://", "http://")) and url.isprintable():
         figure.insert(0, figure.makeelement("img", {"src": url}))
 
 

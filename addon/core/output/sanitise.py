@@ -22,6 +22,7 @@ from addon.core.output.tags import (
     Element,
     filter_attrs,
     has_text,
+    safe_text,
     text_of,
 )
 from addon.core.output.urls import LINK_SCHEMES, NO_BASE, UrlBase, is_data_image
@@ -176,7 +177,8 @@ def _caption_of(img: Element, *, max_chars: int = 250) -> str:
     if figure is None or sum(1 for _ in figure.iter("img")) != 1:
         return ""
     caption = next(figure.iter("figcaption"), None)
-    text = "" if caption is None else " ".join(text_of(caption).split())
+    # Without the control characters lxml refuses in a value (the parser keeps them).
+    text = "" if caption is None else " ".join(safe_text(text_of(caption)).split())
     return text if len(text) <= max_chars else text[:max_chars].rsplit(" ", 1)[0] + "…"
 
 

@@ -437,3 +437,15 @@ def test_a_summary_of_text_is_set_in_bold_one_holding_a_block_is_not() -> None:
     assert "".join(first[0].itertext()) == "How long? green tea"
     assert [child.tag for child in second] == ["h3"]
     assert len(third) == 0
+
+
+def test_a_noscripts_escaped_markup_holding_a_control_character_is_parsed_without_it() -> None:
+    # lxml's fragment parser refuses a string with U+0003, which the page's parser kept.
+    root = parse(
+        "<body><noscript>&lt;p&gt;A forum post kept for readers without scripts, "
+        "long enough to stand as text of its own in the page.\x03&lt;/p&gt;</noscript></body>"
+    )
+    assert root is not None
+    unwrap_noscript(root, min_chars=20)
+    (paragraph,) = root.iter("p")
+    assert paragraph.text is not None and paragraph.text.endswith("page.")

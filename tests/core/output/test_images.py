@@ -5,7 +5,13 @@ from __future__ import annotations
 import lxml.html
 import pytest
 
-from addon.core.output.images import is_placeholder, pick_from_srcset, scrub_image
+from addon.core.heuristics.parse import parse
+from addon.core.output.images import (
+    image_from_itemid,
+    is_placeholder,
+    pick_from_srcset,
+    scrub_image,
+)
 from addon.core.output.urls import UrlBase
 
 
@@ -54,3 +60,20 @@ def test_only_a_pixel_in_every_declared_dimension_is_a_tracking_pixel(
     img = lxml.html.fragment_fromstring(f'<img src="https://example.com/photo.jpg" {attributes}>')
     scrub_image(img, UrlBase.of("https://example.com/story"))
     assert (img.tag == "img") is kept
+
+
+def test_a_figure_named_by_its_microdata_gets_its_image_unless_the_url_is_broken() -> None:
+    # The second URL holds a control character, which the parser keeps and lxml refuses
+    # from its API: giving it to a new image raised.
+    root = parse(
+        '<body><figure itemtype="https://schema.org/ImageObject" itemid="https://img.example/a.jpg">'
+        "<figcaption>A</figcaption></figure>"
+        '<figure itemtype="https://schema.org/ImageObject" itemid="https://img.example/b\x03.jpg">'
+        "<figcaption>B</figcaption></figure></body>"
+    )
+    assert root is not None
+    first, second = root.iter("figure")
+    image_from_itemid(first)
+    image_from_itemid(second)
+    assert first[0].get("src") == "https://img.example/a.jpg"
+    assert second.find("img") is None

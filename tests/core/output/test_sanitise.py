@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import lxml.html
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,6 +12,7 @@ from addon.core.output.sanitise import (
     _may_hold_data_url,
     _nh3_attribute_filter,
     is_plain_block,
+    name_or_unwrap,
 )
 
 
@@ -54,3 +56,13 @@ def test_the_data_url_pretest_never_misses_one(text: str) -> None:
     if "data:" in text.lower():
         assert _may_hold_data_url(text)
     assert _may_hold_data_url(text) == ("a:" in text or "A:" in text)
+
+
+def test_an_image_named_by_a_caption_holding_a_control_character_gets_it_without() -> None:
+    # The parser keeps a U+0003 in a caption; lxml refuses it in an attribute, which raised.
+    holder = lxml.html.fragment_fromstring(
+        "<figure><img src='/a.png'><figcaption>Cap\x03tion text</figcaption></figure>",
+        create_parent="div",
+    )
+    name_or_unwrap(holder)
+    assert holder.find(".//img").get("alt") == "Caption text"
