@@ -161,8 +161,9 @@ CONTROL_LABELS = (
     # (not "Decline": a section's title, as in a history's "Rise" and "Decline")
     r"(?:accept|reject|allow|deny)(?: all)?(?: cookies)?|got it|dismiss|"
     r"search this site|report abuse|"
-    # a post's view counter ("(Visited 1,902 times, 364 visits today)", wcxb-dev 0400)
-    r"visited(?: \d+)+ times(?:(?: \d+)+ visits today)?"
+    # a post's view counter ("(Visited 1,902 times, 364 visits today)", wcxb-dev 0400;
+    # a Q&A site's "Viewed 434k times", 4310 and 12 more)
+    r"(?:visited|viewed)(?: \d+[km]?)+ times(?:(?: \d+)+ visits today)?"
 )
 # A tag list's label alone, its tags (links all) left out: Steam's "Tags" over its
 # screenshots (wcxb-dev 3043, 3071), a post's "Categories" (0099, 0373). A paragraph

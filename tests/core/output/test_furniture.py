@@ -750,6 +750,9 @@ CONTROLS = furniture_pattern(CONTROL_LABELS)
         ("Search this site", True),
         ("(Visited 1,902 times, 364 visits today)", True),
         ("Visited twice by the inspector", False),
+        ("Viewed 434k times", True),  # a Q&A site's view counter (wcxb-dev 4310)
+        ("Viewed 1,204 times", True),
+        ("Viewed from the bridge", False),
         ("Accept the offer before Friday.", False),
         ("Decline", False),
         ("Profile Follow Unfollow", True),
