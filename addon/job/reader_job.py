@@ -8,6 +8,11 @@ import time
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, SupportsIndex
 
+# The mojibake repair imports ftfy when a page first needs it (0.1 s, addon/core/
+# heuristics/mojibake.py); the worker processes preload this module, so they hold
+# it from the start and no page pays the import out of its time budget.
+import ftfy  # noqa: F401
+
 from addon.core import Article, ExtractParams, Skip, extract, params_for
 from addon.core.extract import learn_page
 from addon.core.heuristics.readerable import MIN_READER_CHARS, reader_refusal

@@ -5,6 +5,8 @@ from __future__ import annotations
 import gzip
 import pickle
 import signal
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -199,3 +201,15 @@ def test_a_learn_job_reads_an_encoded_page_and_a_broken_one_learns_nothing() -> 
     assert plain
     assert learn_job(LearnJob(gzip.compress(PAGE), "text/html", "gzip")) == plain
     assert learn_job(LearnJob(b"\x1f\x8b not gzip", "text/html", "gzip")) == frozenset()
+
+
+def test_the_worker_module_holds_ftfy_and_the_core_does_not_load_it() -> None:
+    # The proxy's workers preload this module: a page encoded twice does not pay
+    # ftfy's import (0.1 s) in its budget, and `import addon.core` stays light.
+    loaded = "import sys, {0}; print('ftfy' in sys.modules)"
+    for module, expected in (("addon.job.reader_job", "True"), ("addon.core", "False")):
+        done = subprocess.run(
+            [sys.executable, "-c", loaded.format(module)],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        assert done.stdout.strip() == expected
