@@ -155,6 +155,9 @@ CONTROL_LABELS = (
     # wcxb-dev 0264's "Followed"), a like button with its count (0503's "1 Like").
     # Not "More" alone: wcxb-dev 0348 and 2962 title a section so
     r"close|(?:profile )?(?:follow|unfollow|followed)(?: unfollow)?|\d+ likes?|"
+    # a video's play button, its player gone (wcxb-dev 4302's "Play video", 3060's "play"
+    # beside each clip, 0698's "Watch video")
+    r"play(?: (?:the )?video)?|pause|watch (?:the )?video|"
     # a consent bar's buttons left after its text, and a site builder's search box
     # and footer link (wcxb-dev 4246: "Search this site", "Report abuse", "Reject",
     # "Accept")
@@ -228,7 +231,7 @@ FURNITURE_HEADINGS = (
     r"about the (?:author|writer)s?|follow us\b.*|like this|"
     # the feedback prompt that closes an article (a source list is kept: readers
     # check it, though the dataset's references often leave it out)
-    "(?:was|is|did you find) this (?:page|article|post|content|information|guide) "
+    "(?:was|is|did you find) this (?:(?:page|article|post|content|information|guide) )?"
     "(?:helpful|useful)"
 )
 

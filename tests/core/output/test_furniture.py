@@ -123,6 +123,8 @@ _LABEL_GAPS = st.sampled_from([" ", "", "? ", ", ", "-", "\u0307", "  "])
         ("Did you find what you were looking for today?", True),
         ("Explore related questions", True),
         ("Up next week: the budget", False),
+        ("Was this helpful?", True),  # a docs page's feedback prompt (wcxb-dev 0498)
+        ("Was this worth the wait?", False),
         ("Your Answer", True),  # a Q&A site's answer form (wcxb-dev 0172, 0360, 4309)
         ("Your answer to the question of the week", False),
     ],
@@ -753,6 +755,10 @@ CONTROLS = furniture_pattern(CONTROL_LABELS)
         ("Viewed 434k times", True),  # a Q&A site's view counter (wcxb-dev 4310)
         ("Viewed 1,204 times", True),
         ("Viewed from the bridge", False),
+        ("Play video", True),  # a video's play button, its player gone (wcxb-dev 4302)
+        ("play", True),
+        ("Watch video", True),
+        ("Play the long game", False),
         ("Accept the offer before Friday.", False),
         ("Decline", False),
         ("Profile Follow Unfollow", True),
