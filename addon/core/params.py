@@ -122,7 +122,7 @@ TAG_LINE_LABELS = (
 # A share bar's label alone, in a heading's words: "Share", "Share this story".
 SHARE_LABELS = (
     r"share(?: this(?: (?:story|article|post|page|recipe|video))?| on \w+(?: \w+)?| via \w+)?|"
-    r"shares|"  # a share count's label, its count gone (wcxb-dev 0500)
+    r"(?:\d+ )?shares|"  # a share count and its label (wcxb-dev 0500, 4083's "139 shares")
     r"(?:email|tweet|pin) this(?: (?:story|article|post|page|recipe))?|"
     # Pinterest's prompt over a pinnable image (wcxb-dev 4164, 4662)
     r"pin (?:this |it )?for later|"
@@ -158,6 +158,9 @@ CONTROL_LABELS = (
     # a video's play button, its player gone (wcxb-dev 4302's "Play video", 3060's "play"
     # beside each clip, 0698's "Watch video")
     r"play(?: (?:the )?video)?|pause|watch (?:the )?video|"
+    # a collapsed description's toggle (rustdoc's "Expand description": wcxb-dev 2861,
+    # 4397), a slide show's counter, its slides gone ("1 / of 5": 2990, 4017, 4168)
+    r"expand description|collapse description|\d+ of \d+|"
     # a consent bar's buttons left after its text, and a site builder's search box
     # and footer link (wcxb-dev 4246: "Search this site", "Report abuse", "Reject",
     # "Accept")

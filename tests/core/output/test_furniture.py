@@ -708,6 +708,7 @@ SHARE = furniture_pattern(SHARE_LABELS)
         ("p", "Add as a preferred source on Google", True),
         ("p", "Add Us On Google Add SciAm", True),
         ("p", "Shares", True),
+        ("p", "139 shares", True),  # a share count (wcxb-dev 4083, 4673)
         ("p", "Add the flour on top", False),
         ("p", "PIN FOR LATER", True),
         ("p", "Pin it for later", True),
@@ -759,6 +760,10 @@ CONTROLS = furniture_pattern(CONTROL_LABELS)
         ("play", True),
         ("Watch video", True),
         ("Play the long game", False),
+        ("Expand description", True),  # rustdoc's toggle (wcxb-dev 2861)
+        ("1 / of 5", True),  # a slide show's counter (2990)
+        ("1 of 40", True),
+        ("1 of the best", False),
         ("Accept the offer before Friday.", False),
         ("Decline", False),
         ("Profile Follow Unfollow", True),
