@@ -161,6 +161,12 @@ CONTROL_LABELS = (
     # a collapsed description's toggle (rustdoc's "Expand description": wcxb-dev 2861,
     # 4397), a slide show's counter, its slides gone ("1 / of 5": 2990, 4017, 4168)
     r"expand description|collapse description|\d+ of \d+|"
+    # a shop listing's count and sort controls, their widgets gone ("Loaded 24 results",
+    # "(37 products)", "Sort: Best Match", "Sort by:", "Per page": wcxb-dev 2951-2954,
+    # 3000-3003, 4139). Not "Sort" or "View" alone: they title sections of documentation.
+    r"loaded \d+ results|\d+ (?:products|items|results)|products \d+|per page|"
+    r"sort by(?: best match| relevance| featured| newest| popularity)?|"
+    r"sort (?:best match|relevance|featured|newest|popularity)|"
     # a consent bar's buttons left after its text, and a site builder's search box
     # and footer link (wcxb-dev 4246: "Search this site", "Report abuse", "Reject",
     # "Accept")

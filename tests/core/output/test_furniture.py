@@ -764,6 +764,12 @@ CONTROLS = furniture_pattern(CONTROL_LABELS)
         ("1 / of 5", True),  # a slide show's counter (2990)
         ("1 of 40", True),
         ("1 of the best", False),
+        ("Loaded 24 results", True),  # a shop listing's controls (wcxb-dev 2951, 3000)
+        ("(37 products)", True),
+        ("Sort: Best Match", True),
+        ("Sort by:", True),
+        ("Sort", False),  # a section of documentation, as "View"
+        ("View", False),
         ("Accept the offer before Friday.", False),
         ("Decline", False),
         ("Profile Follow Unfollow", True),
