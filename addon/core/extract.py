@@ -58,6 +58,7 @@ from addon.core.output.furniture import (
     drop_lone_labels,
     drop_repeated_blocks,
     drop_twin_figures,
+    drop_vote_counts,
     furniture_pattern,
     label_bar_pattern,
 )
@@ -459,20 +460,30 @@ def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
         tags = partial(drop_lead_tag_lines, pattern=furniture_pattern(extend.furniture_tag_lines))
         steps.append((tags, "a post's tag line above the article"))
     if extend.drop_date_lines and not found.dated_posts:
-        dated = partial(
-            drop_date_lines, published=found.meta.published, byline=found.meta.byline
-        )
-        steps.append((dated, "a date, author or reading-time line the byline row shows"))
-        foot = partial(
-            drop_foot_date_lines, published=found.meta.published, byline=found.meta.byline
-        )
-        steps.append((foot, "a date or author line after the text: the byline row at its foot"))
+        steps += _date_line_steps(found)
     if extend.drop_closing_headings:
         steps.append((drop_closing_headings, "a heading the article ends with: it titles nothing"))
-    if extend.cut_teaser_dates and not found.dated_posts:
-        teasers = "a run of dates after the text: teasers without their titles"
-        steps.append((cut_teaser_dates, teasers))
-    return steps
+    return steps + _post_steps(found, extend)
+
+
+def _post_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, str]]:
+    """List the last steps: a thread's vote counts, or a page's teaser dates."""
+    if found.dated_posts:
+        votes = (drop_vote_counts, "a post's vote count: a number alone in a thread")
+        return [votes] if extend.drop_vote_counts else []
+    teasers = (cut_teaser_dates, "a run of dates after the text: teasers without their titles")
+    return [teasers] if extend.cut_teaser_dates else []
+
+
+def _date_line_steps(found: _Found) -> list[tuple[_Step, str]]:
+    """List the steps that leave out the lines the byline row shows, at the head and foot."""
+    meta = found.meta
+    dated = partial(drop_date_lines, published=meta.published, byline=meta.byline)
+    foot = partial(drop_foot_date_lines, published=meta.published, byline=meta.byline)
+    return [
+        (dated, "a date, author or reading-time line the byline row shows"),
+        (foot, "a date or author line after the text: the byline row at its foot"),
+    ]
 
 
 def _label_steps(extend: ExtendParams) -> list[tuple[_Step, str]]:

@@ -500,6 +500,27 @@ def drop_date_lines(
     return tuple(kept)
 
 
+def drop_vote_counts(blocks: Sequence[Block], *, max_chars: int = 8) -> tuple[Block, ...]:
+    """Leave out a thread's vote counts: a paragraph of a number alone, not linked."""
+    # Stack Exchange sets a question's and each answer's score as a paragraph of its
+    # own ("300", "-2", "1.2k": wcxb-dev 4310, 0360, 2828); read out of its buttons, it
+    # is a number without a meaning. Only where the page holds dated posts (a thread).
+    return tuple(
+        block
+        for block in blocks
+        if not (
+            block.kind == "p"
+            and len(block.text) <= max_chars
+            and _VOTE_COUNT.fullmatch(block.text) is not None
+            and "<a " not in block.html
+        )
+    )
+
+
+# A score as a thread shows it: a sign, digits with their separators, a "k".
+_VOTE_COUNT = re.compile(r"[-+−]?\d[\d,.]*[kK]?")
+
+
 def drop_foot_date_lines(
     blocks: Sequence[Block],
     *,

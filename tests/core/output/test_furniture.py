@@ -23,6 +23,7 @@ from addon.core.output.furniture import (
     drop_lone_labels,
     drop_repeated_blocks,
     drop_twin_figures,
+    drop_vote_counts,
     furniture_pattern,
     label_bar_pattern,
 )
@@ -424,6 +425,17 @@ def test_a_bylines_lead_word_alone_before_the_prose_goes() -> None:
         ("p", "By"),
     )  # fmt: skip
     assert drop_date_lines(blocks, published=None) == blocks[2:]
+
+
+def test_a_posts_vote_count_alone_goes() -> None:
+    # Stack Exchange: "300" before the question, a count before each answer (wcxb-dev
+    # 4310, 0360); a number inside a sentence, a linked one and a longer one stay.
+    blocks = _text_blocks(
+        ("p", "300"), ("p", "I've read many examples of asyncio."), ("p", "-2"), ("p", "1.2k"),
+        ("p", "It took 42 seconds."), ("p", "123456789"),
+    )  # fmt: skip
+    linked = Block("p", '<p><a href="#comments">12</a></p>', "12")
+    assert drop_vote_counts((*blocks, linked)) == (blocks[1], blocks[4], blocks[5], linked)
 
 
 def test_a_dates_label_without_its_date_goes_where_the_row_shows_no_date() -> None:
