@@ -120,6 +120,22 @@ def test_an_article_page_becomes_a_reader_view(client: Client, origin_server: Or
     assert "Healthy" in root.findall(".//h1")[0].text_content()
 
 
+def test_a_page_storing_its_text_encoded_twice_is_read_repaired(
+    client: Client, origin_server: OriginServer
+) -> None:
+    # wcxb-dev 4656 stores "Investor’s" as "Investorâ\x80\x99s": every browser shows
+    # the damage; the worker, which holds ftfy from its start, repairs it.
+    path = origin_server.serve_dataset_page("4656")
+    fetched = client.fetch(origin_server.url(path), headers={"Sec-Fetch-Dest": "document"})
+    assert fetched.status == 200
+    assert "Content-Security-Policy" in fetched.headers  # a reader view, not the original
+    root = lxml.html.document_fromstring(fetched.body)
+    (headline,) = root.findall(".//h1")
+    assert headline.text_content().strip().startswith("A DIY Investor’s Guide")
+    text = root.text_content()
+    assert "â\x80" not in text and "it’s" in text.lower()
+
+
 def test_a_gzipped_article_is_served_decoded(client: Client, origin_server: OriginServer) -> None:
     fetched = client.fetch(origin_server.url("/gzip/article.html"))
     assert fetched.headers.get("Content-Encoding") is None
