@@ -454,6 +454,16 @@ class ExtendParams:
     # ... and a linked heading between kept text and a kept heading of its rank: a
     # section's title that links to what it names.
     spare_section_links: bool = False
+    # ... and a linked heading over at least this many characters of kept text of its
+    # own (outside links), under the heading's parent, before the next heading of its
+    # rank: a listicle's item, a section titled by a link to what it names; any kept
+    # text when its link leads nowhere (a FAQ's toggle "#", a named anchor); 0 = off.
+    # wcxb-dev F1, off: even .85813 / odd .85734; 400: .85820 / .85740 (must-not
+    # snippets and headlines unchanged; 10 pages up, 5 down on even, 14 up, 6 down on
+    # odd, each down a reference without the heading or a thread's "Re:" subjects);
+    # 600: .85817 / .85737 without the toggles; 300: .85771 on even (a news box's
+    # teasers with long excerpts come back: 0296).
+    section_link_min_chars: int = 0
     # ... and every linked value a row label of plain text names (an infobox's
     # "Products"), in a run of link lines or alone.
     spare_labelled_values: bool = False
@@ -740,6 +750,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # snippets unchanged, must-have +1 odd
             spare_link_sentences=True,
             spare_section_links=True,
+            section_link_min_chars=400,
             spare_labelled_values=True,
             # off: even .8191 / odd .8225; alone: .8277 / .8315 (service .787 / .772
             # -> .817 / .810); with the furniture headings below: .8312 / .8327

@@ -200,6 +200,7 @@ def _dense_within(
     sentences = extend.spare_link_sentences
     labelled = extend.spare_labelled_values
     headings = extend.spare_section_links
+    titled = extend.section_link_min_chars
     return {
         i
         for i in dense
@@ -207,12 +208,12 @@ def _dense_within(
             i in styled
             or (sentences and _link_sentence(lines[i]))
             or (headings and _linked_section_title(lines, i, content))
+            or (titled and _titles_kept_text(lines, i, content, min_chars=titled))
             or _item_list(lines[i].element) in lists
             or (i in lone and (_among_siblings(lines, i) or _row_value(lines[i])))
             or (labelled and _infobox_value(lines[i]))
         )
     }
-
 
 
 def _linked_section_title(lines: Sequence[Line], index: int, content: set[int]) -> bool:
@@ -231,6 +232,53 @@ def _linked_section_title(lines: Sequence[Line], index: int, content: set[int]) 
         return False
     following = lines[after]
     return following.tag == line.tag and following.element.getparent() is line.element.getparent()
+
+
+def _titles_kept_text(
+    lines: Sequence[Line], index: int, content: set[int], *, min_chars: int
+) -> bool:
+    """Tell whether a linked heading titles `min_chars` of kept text of its own, which
+    runs on after it to the next heading of its rank."""
+    # A listicle's items ("Heavy Duty 4411 Singer Sewing Machine", linked to the shop,
+    # over its review: wcxb-dev 4150, 4452, 0428): the title goes with its section,
+    # which is the article's, under the heading's parent. A teaser's linked title has a
+    # line or two after it; a related story's box set in the text has the text after
+    # it outside the box.
+    line = lines[index]
+    if line.tag not in HEADING_TAGS:
+        return False
+    # A heading whose link leads nowhere is the section's own toggle or anchor (a FAQ's
+    # accordion: "<h3><a href='#' role='button'>Question</a></h3>"; "<h2><a name=...>"):
+    # any kept text of its own after it is its section.
+    min_chars = 1 if _links_nowhere(line.element) else min_chars
+    own = 0
+    parent = line.element.getparent()
+    for following in range(index + 1, len(lines)):
+        after = lines[following]
+        if after.t1 <= 0:
+            continue
+        if after.tag in HEADING_TAGS and after.tag <= line.tag:
+            return False
+        if not any(up is parent for up in after.element.iterancestors()):
+            return False
+        own_chars = len(after.text.strip()) - after.link_chars
+        if following not in content and own_chars > 0:
+            return False  # a link line between (the item's "map", "Buy") is passed over
+        own += own_chars
+        if own >= min_chars:
+            return True
+    return False
+
+
+def _links_nowhere(element: etree._Element) -> bool:
+    """Tell whether every anchor of an element leads nowhere: a named anchor without an
+    href, a toggle's "#", a button."""
+    # Not a "#p2173335": a forum's permalink on each post's subject ("Re: ...").
+    anchors = list(element.iter("a"))
+    return bool(anchors) and all(
+        (anchor.get("href") or "#").strip() == "#" or anchor.get("role") == "button"
+        for anchor in anchors
+    )
 
 
 def _link_sentence(line: Line, *, min_own_chars: int = 3) -> bool:
@@ -324,9 +372,7 @@ def _listed_sections(
     return listed
 
 
-def _heading_before(
-    lines: Sequence[Line], index: int, content: set[int]
-) -> etree._Element | None:
+def _heading_before(lines: Sequence[Line], index: int, content: set[int]) -> etree._Element | None:
     """Return the kept heading that is the last line with text before line INDEX, or None."""
     before = next((i for i in range(index - 1, -1, -1) if lines[i].t1 > 0), None)
     if before is None or before not in content or lines[before].tag not in HEADING_TAGS:
@@ -345,7 +391,6 @@ def _fragment_targets(element: etree._Element) -> frozenset[str]:
 def _prose(line: Line, min_chars: int, max_link_share: float) -> bool:
     """Tell whether a line is prose: `min_chars` or more, at most `max_link_share` link text."""
     return line.t1 >= min_chars and line.link_chars <= max_link_share * line.t1
-
 
 
 def _styled_as_prose(
@@ -368,8 +413,13 @@ def _styled_as_prose(
     # share bar) wear their own. Prose as in `_among_siblings`. Unstyled links
     # tell nothing and stay with the other rules.
     candidates = _runs_after_prose(
-        lines, dense, content, runs,
-        max_run=max_run, min_chars=min_chars, max_link_share=max_link_share,
+        lines,
+        dense,
+        content,
+        runs,
+        max_run=max_run,
+        min_chars=min_chars,
+        max_link_share=max_link_share,
     )
     if not candidates:  # most pages: no paragraph of links after prose
         return set()
@@ -414,9 +464,8 @@ def _runs_after_prose(
             and closing.element.getparent() is opening.element.getparent()
             and _prose(closing, min_chars, max_link_share)
         )
-        if (
-            (headed or (opening.tag == "p" and _prose(opening, min_chars, max_link_share)))
-            and all(i in dense and lines[i].tag == "p" for i in run)
+        if (headed or (opening.tag == "p" and _prose(opening, min_chars, max_link_share))) and all(
+            i in dense and lines[i].tag == "p" for i in run
         ):
             found.append([before, *run])
     return found
@@ -431,6 +480,7 @@ def _styled_paragraph(line: Line, parent: etree._Element | None, styles: set[str
         and bool(links)
         and all(link.get("class") in styles for link in links)
     )
+
 
 _CELLS = ("td", "th")
 
@@ -711,9 +761,7 @@ def _after(lines: Sequence[Line], kept: list[int], headline: etree._Element) -> 
     return kept if first is None else [index for index in kept if index > first]
 
 
-def _lines_within(
-    lines: Sequence[Line], inside: set[etree._Element], dense: set[int]
-) -> list[int]:
+def _lines_within(lines: Sequence[Line], inside: set[etree._Element], dense: set[int]) -> list[int]:
     """Return the indices of the lines, not `dense` ones, whose elements are in `inside`."""
     return [
         index for index, line in enumerate(lines) if line.element in inside and index not in dense
@@ -754,9 +802,7 @@ def _without_orphaned_headings(
     return kept
 
 
-def _orphaned(
-    heading: Line, after: Line, *, max_words: int, spare: re.Pattern[str] | None
-) -> bool:
+def _orphaned(heading: Line, after: Line, *, max_words: int, spare: re.Pattern[str] | None) -> bool:
     """Tell whether a kept heading may title nothing: a short one, not furniture, with a
     kept heading of its rank or higher the next kept text."""
     return (
@@ -838,5 +884,3 @@ def _ancestors(element: etree._Element) -> Iterable[etree._Element]:
     while node is not None:
         yield node
         node = node.getparent()
-
-

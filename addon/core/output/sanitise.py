@@ -190,7 +190,7 @@ def _has_name(link: Element) -> bool:
 
 
 def scrub_link(el: Element, base: UrlBase) -> None:
-    """Keep a link's href, absolute and with a safe scheme; unwrap a link without one."""
+    """Keep a link's href, absolute and with a safe scheme; unwrap one without, or to "#"."""
     raw = el.get("href")
     href = None if raw is None else base.resolve(raw, schemes=LINK_SCHEMES)
     filter_attrs(el, NO_ATTRS)
@@ -204,7 +204,11 @@ def scrub_link(el: Element, base: UrlBase) -> None:
         and href.startswith(document)
         and href[len(document) : len(document) + 1] == "#"
     )
-    el.set("href", href[len(document) :] if in_page else href)  # rel: nh3 adds its own
+    fragment = href[len(document) :] if in_page else href
+    if fragment == "#":  # a script's toggle ("<a href='#' role='button'>"): it leads nowhere
+        el.tag = UNWRAP
+        return
+    el.set("href", fragment)  # rel: nh3 adds its own
 
 
 _FILTERING_CLEANER = _cleaner()

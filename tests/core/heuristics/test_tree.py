@@ -403,6 +403,56 @@ def test_a_linked_heading_between_kept_text_and_a_heading_of_its_rank_is_kept() 
     teaser = section.replace("<h4>Fixed more than one bug</h4>", "")  # prose after it
     assert "Resolved bugs" not in _list_text(teaser, on)
 
+
+def test_a_linked_heading_over_a_section_of_its_own_is_kept() -> None:
+    # Issue 28 (2): a listicle's item titles, each linking to the shop, went as link
+    # lines while their reviews stayed: a run of two link lines with the "map" link
+    # under each (wcxb-dev 4340; 4362, odd 4917's FAQ questions alike).
+    item = (
+        "<div class='item'><h3><a href='/shop/{n}'>Sewing machine {n}</a></h3>"
+        "<p><a href='/shop/{n}/map'>map</a></p>"
+        "<p>" + "The story of this machine, told at length. " * 6 + "</p>"
+        "<p>" + "More of the story: what it sews and how well. " * 6 + "</p></div>"
+    )
+    intro = "<p>" + "The story opens with a long paragraph of prose. " * 8 + "</p>"
+    listicle = f"<div id='post'>{intro}{''.join(item.format(n=n) for n in range(3))}</div>"
+    on = replace(_WITHIN, spare_within_subtree=True, section_link_min_chars=400)
+    assert all(f"Sewing machine {n}" in _list_text(listicle, on) for n in range(3))
+    off = replace(on, section_link_min_chars=0)
+    assert "Sewing machine 1" not in _list_text(listicle, off)
+    # A teaser's excerpt is shorter: its title stays out.
+    short = listicle.replace("<p>" + "More of the story: what it sews and how well. " * 6, "<p>")
+    assert "Sewing machine 1" not in _list_text(short, on)
+    # A related story's box set in the text: the prose after it is not the box's.
+    boxed = (
+        f"<div id='post'>{intro}<aside><h3><a href='/other'>Another tale</a></h3>"
+        "<p><a href='/other'>Read it</a></p></aside>"
+        + "<p>"
+        + "The story goes on after the box, at length. " * 12
+        + "</p></div>"
+    )
+    assert "Another tale" not in _list_text(boxed, on)
+
+
+def test_a_linked_heading_that_leads_nowhere_keeps_a_short_section() -> None:
+    # A FAQ's accordion: each question a toggle ("#", role=button) over its answer,
+    # shorter than a listicle item's review (odd 4917); a named anchor (0406).
+    item = (
+        "<div class='toggle'><h3><a href='#' role='button'>Question {n}?</a></h3>"
+        "<p><a href='#'>Open</a></p>"
+        "<div><p>" + "The story's short answer. " * 4 + "</p></div></div>"
+    )
+    intro = "<p>" + "The story opens with a long paragraph of prose. " * 8 + "</p>"
+    faq = f"<div id='post'>{intro}{''.join(item.format(n=n) for n in range(3))}</div>"
+    on = replace(_WITHIN, spare_within_subtree=True, section_link_min_chars=400)
+    assert all(f"Question {n}?" in _list_text(faq, on) for n in range(3))
+    named = faq.replace("<a href='#' role='button'>", "<a name='q'>")
+    assert "Question 1?" in _list_text(named, on)
+    # A link elsewhere (a forum post's permalink) needs the longer section.
+    assert "Question 1?" not in _list_text(faq.replace("'#' role='button'", "'#p21'"), on)
+    assert "Question 1?" not in _list_text(faq, replace(on, section_link_min_chars=0))
+
+
 # A data table between paragraphs whose first column links each row's subject:
 # DANAg selects the prose, the subtree brings back the table's rows.
 _TABLE = (
@@ -551,9 +601,7 @@ def test_a_main_region_apart_from_the_headline_takes_the_kept_lines_subtree() ->
     assert "The article opens" not in _apart_text(loose, on)
 
 
-ORPHANS = replace(
-    EXTEND, drop_orphaned_headings=True, furniture_headings="related articles"
-)
+ORPHANS = replace(EXTEND, drop_orphaned_headings=True, furniture_headings="related articles")
 PROSE = "A paragraph of the walk that the article describes at some length. " * 4
 
 

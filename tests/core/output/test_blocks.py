@@ -417,6 +417,21 @@ def test_relative_urls_resolve_against_the_base() -> None:
     ]
 
 
+def test_a_link_to_the_bare_fragment_is_unwrapped_its_text_kept() -> None:
+    # A script's toggle ("<a href='#' role='button'>Question</a>", a FAQ's accordion)
+    # leads nowhere: in the reader page it would jump to the top, and a screen reader
+    # would announce a link. Its text stays; "#top" is a real target.
+    blocks = _blocks(
+        "<html><body><h3><a href='#' role='button'>How long is a lesson?</a></h3>"
+        "<p>Fifty minutes, <a href=' # '>more</a> or <a href='#top'>less</a>.</p></body></html>",
+        base_url="https://tutor.example/faq",
+    )
+    assert (blocks[0].text, "<a" in blocks[0].html) == ("How long is a lesson?", False)
+    tree = _parse(blocks[1])
+    assert [a.get("href") for a in tree.iter("a")] == ["#top"]
+    assert blocks[1].text == "Fifty minutes, more or less."
+
+
 def test_without_a_base_relative_urls_stay_relative() -> None:
     (block,) = _blocks('<body><p><a href="/x">x</a></p></body>', base_url=None)
     assert _parse(block).find(".//a").get("href") == "/x"
