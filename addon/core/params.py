@@ -218,6 +218,14 @@ ACTION_LABELS = (
     r"edit links|open in (?:the )?(?:desktop )?app|"
     r"already have an account\b.*"
 )
+# The headings of an article's own list of sources (ExtendParams.source_headings),
+# with a heading anchor's "¶" or a colon after them: a list of links under one is
+# the article's, not a link list (issue 28: "a closing list of references is gone";
+# wcxb-dev 2722's "References & Sources", 4582's "References").
+SOURCE_HEADINGS = (
+    r"(?:references?|sources?|bibliography|citations?|works cited|(?:foot|end)?notes|"
+    r"further reading)(?: (?:and )?(?:references?|sources?|notes|further reading))*"
+)
 FURNITURE_HEADINGS = (
     f"(?:related|similar|recommended)(?: {_FURNITURE_NOUNS})?|"
     rf"(?:(?:other |more )?{_FURNITURE_NOUNS} )?"
@@ -445,6 +453,10 @@ class ExtendParams:
     # ... and spare the link items of a list that is the article's: most of its
     # items are kept prose, or it hangs under a kept item of prose (a sub-list).
     spare_list_links: bool = False
+    # ... and a list of links right under a kept heading these words name whole (a
+    # regex, matched as the furniture headings are): the article's sources, which
+    # readers check ("References", "Sources", "Bibliography"); "" = off.
+    source_headings: str = ""
     # ... and a paragraph or two of links right after a paragraph of prose whose
     # links wear the class the content's prose links wear (the story's own links).
     spare_styled_links: bool = False
@@ -740,6 +752,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # (.953216 / .946545): a report's one-link items, a sub-list of bugs;
             # one prose item for half (tree.py `_article_lists`): 93.9%
             spare_list_links=True,
+            source_headings=SOURCE_HEADINGS,
             # off: readability-even link texts 92.8%, wcxb even .8545083 / odd
             # .8525594 (articles .9532164 / .9465447); on: 93.7% (bbc-1), .8545073
             # / .8525838 (.9532153 / .9465885); must-not snippets unchanged

@@ -191,7 +191,12 @@ def _dense_within(
         return dense
     content = set(_lines_within(lines, inside, dense))
     lone = dense - _dense(lines, linked, content, extend, runs=runs)
-    lists = _article_lists(lines, dense, content, linked) if extend.spare_list_links else set()
+    sourced = furniture_pattern(extend.source_headings) if extend.source_headings else None
+    lists = (
+        _article_lists(lines, dense, content, linked, sourced=sourced)
+        if extend.spare_list_links
+        else set()
+    )
     styled = (
         _styled_as_prose(lines, dense, content, runs)
         if extend.spare_styled_links and runs is not None
@@ -318,6 +323,7 @@ def _article_lists(
     *,
     min_chars: int = 20,
     max_link_share: float = 0.5,
+    sourced: re.Pattern[str] | None = None,
 ) -> set[etree._Element]:
     """Return the lists of the content whose link items are the article's: one of their
     items is kept prose, or they hang under a kept item that is not link text (a
@@ -342,11 +348,13 @@ def _article_lists(
         if lines[i].tag == "li" and lines[i].t1 > 0 and i not in linked
     }
     listed = _listed_sections(lines, items, content)
+    sources = _source_lists(lines, items, content, sourced) if sourced is not None else set()
     return {
         holder
         for holder, indices in items.items()
         if holder.getparent() in owners
         or holder in listed
+        or holder in sources
         or any(i in content and _prose(lines[i], min_chars, max_link_share) for i in indices)
     }
 
@@ -370,6 +378,23 @@ def _listed_sections(
         if any(element.get("id") in targets for element in heading.iter()):
             listed.add(holder)
     return listed
+
+
+def _source_lists(
+    lines: Sequence[Line],
+    items: dict[etree._Element, list[int]],
+    content: set[int],
+    pattern: re.Pattern[str],
+) -> set[etree._Element]:
+    """Return the lists right under a kept heading that names the article's sources."""
+    # A list of links under "References" is what the article cites, and readers check
+    # it; as a link list it went whole (wcxb-dev 2722's 39 sources, 4582's).
+    sources: set[etree._Element] = set()
+    for holder, indices in items.items():
+        heading = _heading_before(lines, min(indices), content)
+        if heading is not None and heading_names_furniture(text_content(heading), pattern):
+            sources.add(holder)
+    return sources
 
 
 def _heading_before(lines: Sequence[Line], index: int, content: set[int]) -> etree._Element | None:

@@ -18,7 +18,7 @@ from addon.core.heuristics.tree import (
 from addon.core.paper.danag import Selection
 from addon.core.paper.lines import Line, build_lines
 from addon.core.paper.titlefinder import Headline
-from addon.core.params import DanagParams, ExtendParams
+from addon.core.params import SOURCE_HEADINGS, DanagParams, ExtendParams
 from addon.core.result import Region
 
 EXTEND = ExtendParams(max_link_share=0.8, listing_min_link_share=0.2)
@@ -451,6 +451,22 @@ def test_a_linked_heading_that_leads_nowhere_keeps_a_short_section() -> None:
     # A link elsewhere (a forum post's permalink) needs the longer section.
     assert "Question 1?" not in _list_text(faq.replace("'#' role='button'", "'#p21'"), on)
     assert "Question 1?" not in _list_text(faq, replace(on, section_link_min_chars=0))
+
+
+def test_a_list_of_links_under_the_articles_sources_heading_is_kept() -> None:
+    # Issue 28: "a closing list of references is gone" (wcxb-dev 2722's "References &
+    # Sources", 4582's "References"): a list of links only, left out as a link list.
+    prose = "<p>" + "The story's argument, set out at length in prose. " * 8 + "</p>"
+    sources = "".join(
+        f"<li><a href='https://journal.example/{n}'>Paper {n}</a></li>" for n in range(4)
+    )
+    body = f"<div id='post'>{prose}<h2>{{heading}}</h2><ol>{sources}</ol>{prose}</div>"
+    on = replace(_WITHIN, spare_within_subtree=True, spare_list_links=True)
+    cited = replace(on, source_headings=SOURCE_HEADINGS)
+    assert "Paper 2" in _list_text(body.format(heading="References &amp; Sources"), cited)
+    assert "Paper 2" in _list_text(body.format(heading="Sources¶"), cited)
+    assert "Paper 2" not in _list_text(body.format(heading="References"), on)
+    assert "Paper 2" not in _list_text(body.format(heading="Related posts"), cited)
 
 
 # A data table between paragraphs whose first column links each row's subject:
