@@ -67,6 +67,9 @@ def mend_list(items: Element) -> None:
         if child.tag != "li" and isinstance(child.tag, str):
             previous = child.getprevious()
             assert previous is not None  # the first child is an item now
+            # The space between them goes in too: "2015</a> <a>2" must not run together.
+            gap, previous.tail = previous.tail, None
+            _end_with(previous, gap)
             previous.append(child)
     for child in items:
         _take_tail(child)
@@ -83,10 +86,17 @@ def _take_tail(item: Element) -> None:
     if not tail or not tail.strip():
         return
     item.tail = None
-    if len(item):
-        item[-1].tail = safe_text((item[-1].tail or "") + tail)
+    _end_with(item, tail)
+
+
+def _end_with(element: Element, text: str | None) -> None:
+    """Add text at the end of an element's content."""
+    if not text:
+        return
+    if len(element):
+        element[-1].tail = safe_text((element[-1].tail or "") + text)
     else:
-        item.text = safe_text((item.text or "") + tail)
+        element.text = safe_text((element.text or "") + text)
 
 
 def _list_terms(term_list: Element) -> None:

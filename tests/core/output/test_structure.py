@@ -36,6 +36,12 @@ def mended(html: str) -> str:
         ),
         ("<ol>lead <b>in</b><li>one</li></ol>", "<ol><li>lead <b>in</b></li><li>one</li></ol>"),
         ("<ul><li>fine</li></ul>", "<ul><li>fine</li></ul>"),
+        # wcxb-dev 4492: a page jump's links after an item, the space before them
+        # the item's tail; moved in without it, "Oct 26, 2015" and "2" ran together.
+        (
+            "<ul><li><a>Oct 26, 2015</a></li> <a>2</a> <a>3</a></ul>",
+            "<ul><li><a>Oct 26, 2015</a> <a>2</a> <a>3</a></li></ul>",
+        ),
     ],
 )
 def test_every_list_holds_items_only(html: str, expected: str) -> None:
