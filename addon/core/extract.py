@@ -254,12 +254,12 @@ def _read_page(
         root, meta.title, params.title, og_title=meta.og_title, ld_headline=meta.ld_headline
     )
     clock.lap("title")
-    chosen = choose_content(lines, selection, headline, params.extend)
-    if not chosen.top:
-        return Skip("no main content found", title=_headline_text(headline, meta))
     discussion = bool(params.extend.discussion_post_chars) and declares_discussion(root, meta)
     # A thread's posts open with their poster's name and date: content, not a byline.
     dated_posts = done.thread or discussion
+    chosen = choose_content(lines, selection, headline, params.extend, thread=dated_posts)
+    if not chosen.top:
+        return Skip("no main content found", title=_headline_text(headline, meta))
     base_url = base_of(url, meta.base_href)
     # Read here: the output stage takes the content out of the page, away from its ancestors.
     lang, direction = declared_lang(chosen.top) or meta.lang, declared_direction(chosen.top)

@@ -37,9 +37,15 @@ class Chosen:
 
 
 def choose_content(
-    lines: Sequence[Line], selection: Selection, headline: Headline | None, extend: ExtendParams
+    lines: Sequence[Line],
+    selection: Selection,
+    headline: Headline | None,
+    extend: ExtendParams,
+    *,
+    thread: bool = False,
 ) -> Chosen:
-    """Turn DANAg's selected lines (and, extended, the headline) into subtrees to show."""
+    """Turn DANAg's selected lines (and, extended, the headline) into subtrees to show;
+    `thread`: the page holds dated posts."""
     selected = selection.selected
     if not selected and extend.fallback_all_text:
         selected = [i for i, line in enumerate(lines) if line.t1 > 0]
@@ -60,7 +66,7 @@ def choose_content(
             lines, selection, headline.element, top, kept=kept, extend=extend
         )
         inside = inside if inside is not None else _line_owners_within(top)
-        dense = _dense_within(lines, dense, inside, linked, extend, runs=runs)
+        dense = _dense_within(lines, dense, inside, linked, extend, runs=runs, thread=thread)
         kept = _lines_within(lines, inside, dense)
         if extend.drop_before_headline:
             kept = _after(lines, kept, headline.element)
@@ -68,7 +74,7 @@ def choose_content(
     if inside is None:
         inside = _line_owners_within(top)
         if extend.keep_unselected_within:
-            dense = _dense_within(lines, dense, inside, linked, extend, runs=runs)
+            dense = _dense_within(lines, dense, inside, linked, extend, runs=runs, thread=thread)
             evidence, kept = kept, _lines_within(lines, inside, dense)
     if extend.drop_orphaned_headings:
         # A furniture heading stays for the output stage, which ends the article there.
@@ -174,6 +180,7 @@ def _dense_within(
     extend: ExtendParams,
     *,
     runs: LinkRuns | None = None,
+    thread: bool = False,
 ) -> set[int]:
     """Return the link-dense lines still left out once the content's subtree is known."""
     # DANAg selects the dense lines of the subtree; the lines between them come
@@ -206,6 +213,7 @@ def _dense_within(
     labelled = extend.spare_labelled_values
     headings = extend.spare_section_links
     titled = extend.section_link_min_chars
+    dated = extend.spare_dated_links and thread
     return {
         i
         for i in dense
@@ -217,6 +225,7 @@ def _dense_within(
             or _item_list(lines[i].element) in lists
             or (i in lone and (_among_siblings(lines, i) or _row_value(lines[i])))
             or (labelled and _infobox_value(lines[i]))
+            or (dated and _dated_link(lines[i].element))
         )
     }
 
@@ -283,6 +292,23 @@ def _links_nowhere(element: etree._Element) -> bool:
     return bool(anchors) and all(
         (anchor.get("href") or "#").strip() == "#" or anchor.get("role") == "button"
         for anchor in anchors
+    )
+
+
+def _dated_link(element: etree._Element) -> bool:
+    """Tell whether every link of a line's element holds a <time> and no other text."""
+    # XenForo's "<a itemprop=url><time datetime=...>Jan 11, 2024</time></a>" under each
+    # post's author, SMF's and phpBB's alike (wcxb-dev 0522, 0532, 0556): the post's
+    # date, its link a permalink.
+    anchors = list(element.iter("a"))
+    return bool(anchors) and all(_holds_only_time(anchor) for anchor in anchors)
+
+
+def _holds_only_time(anchor: etree._Element) -> bool:
+    """Tell whether a link's text is wholly that of the <time> elements inside it."""
+    times = "".join(text_content(time) for time in anchor.iter("time"))
+    return bool(times.strip()) and "".join(times.split()) == "".join(
+        text_content(anchor).split()
     )
 
 

@@ -224,10 +224,10 @@ _LIST = (
 )
 
 
-def _list_text(body: str, extend: ExtendParams) -> str:
+def _list_text(body: str, extend: ExtendParams, *, thread: bool = False) -> str:
     _, lines = _lines(body)
     dense = [i for i, line in enumerate(lines) if "story" in line.text]
-    chosen = choose_content(lines, _selected_only(lines, dense), None, extend)
+    chosen = choose_content(lines, _selected_only(lines, dense), None, extend, thread=thread)
     return " | ".join(" ".join(lines[i].text.split()) for i in chosen.lines)
 
 
@@ -467,6 +467,27 @@ def test_a_list_of_links_under_the_articles_sources_heading_is_kept() -> None:
     assert "Paper 2" in _list_text(body.format(heading="Sources¶"), cited)
     assert "Paper 2" not in _list_text(body.format(heading="References"), on)
     assert "Paper 2" not in _list_text(body.format(heading="Related posts"), cited)
+
+
+def test_a_posts_linked_date_is_kept_in_a_thread() -> None:
+    # XenForo's "<a itemprop=url><time>Jan 11, 2024</time></a>" over each post, a
+    # permalink: a run of link lines with the poster's name (wcxb-dev 0522, 0532).
+    post = (
+        "<div class='message'><ul><li><a href='/members/ann'>ann</a></li>"
+        "<li><a href='/t/1/post-{n}'><time datetime='2024-01-1{n}'>Jan 1{n}, 2024</time></a>"
+        "</li></ul><div class='body'><p>" + "The story of my repair, post {n}. " * 8 + "</p>"
+        "</div></div>"
+    )
+    thread = f"<div id='thread'>{''.join(post.format(n=n) for n in range(3))}</div>"
+    on = replace(_WITHIN, spare_within_subtree=True, spare_dated_links=True)
+    assert "Jan 11, 2024" in _list_text(thread, on, thread=True)
+    assert "Jan 11, 2024" not in _list_text(thread, on)  # not a thread: a byline's link
+    assert "Jan 11, 2024" not in _list_text(
+        thread, replace(on, spare_dated_links=False), thread=True
+    )
+    # A link that says more than its date leads elsewhere.
+    more = thread.replace("Jan 11, 2024</time>", "Jan 11, 2024</time> in Repairs")
+    assert "Jan 11, 2024" not in _list_text(more, on, thread=True)
 
 
 # A data table between paragraphs whose first column links each row's subject:
