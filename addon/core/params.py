@@ -457,9 +457,10 @@ class ExtendParams:
     # regex, matched as the furniture headings are): the article's sources, which
     # readers check ("References", "Sources", "Bibliography"); "" = off.
     source_headings: str = ""
-    # ... and, on a page of dated posts (a thread), a line whose every link holds a
-    # <time> and nothing more: a post's date, linked to the post ("Jan 11, 2024").
-    spare_dated_links: bool = False
+    # ... and, on a page of dated posts (a thread), a post's attribution: a line whose
+    # every link holds a <time> and nothing more (its date, linked to the post: "Jan
+    # 11, 2024"), or names its author (class "username", rel or itemprop "author").
+    spare_post_attribution: bool = False
     # ... and a paragraph or two of links right after a paragraph of prose whose
     # links wear the class the content's prose links wear (the story's own links).
     spare_styled_links: bool = False
@@ -756,7 +757,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # one prose item for half (tree.py `_article_lists`): 93.9%
             spare_list_links=True,
             source_headings=SOURCE_HEADINGS,
-            spare_dated_links=True,
+            spare_post_attribution=True,
             # off: readability-even link texts 92.8%, wcxb even .8545083 / odd
             # .8525594 (articles .9532164 / .9465447); on: 93.7% (bbc-1), .8545073
             # / .8525838 (.9532153 / .9465885); must-not snippets unchanged

@@ -213,7 +213,7 @@ def _dense_within(
     labelled = extend.spare_labelled_values
     headings = extend.spare_section_links
     titled = extend.section_link_min_chars
-    dated = extend.spare_dated_links and thread
+    dated = extend.spare_post_attribution and thread
     return {
         i
         for i in dense
@@ -225,7 +225,7 @@ def _dense_within(
             or _item_list(lines[i].element) in lists
             or (i in lone and (_among_siblings(lines, i) or _row_value(lines[i])))
             or (labelled and _infobox_value(lines[i]))
-            or (dated and _dated_link(lines[i].element))
+            or (dated and (_dated_link(lines[i].element) or _poster_link(lines[i].element)))
         )
     }
 
@@ -302,6 +302,23 @@ def _dated_link(element: etree._Element) -> bool:
     # date, its link a permalink.
     anchors = list(element.iter("a"))
     return bool(anchors) and all(_holds_only_time(anchor) for anchor in anchors)
+
+
+def _poster_link(element: etree._Element) -> bool:
+    """Tell whether every link of a line's element names a post's author."""
+    # XenForo's "<h4 class=message-name><a class=username>oldtools</a></h4>" over each
+    # post, vBulletin's and Discourse's alike: who wrote it, which a thread needs.
+    anchors = list(element.iter("a"))
+    return bool(anchors) and all(
+        not _POSTER_WORDS.isdisjoint((anchor.get("class") or "").lower().split())
+        or "author" in (anchor.get("rel") or "").lower().split()
+        or anchor.get("itemprop") == "author"
+        for anchor in anchors
+    )
+
+
+# The class words of a link to a post's author.
+_POSTER_WORDS = frozenset({"username", "author", "poster", "user-name"})
 
 
 def _holds_only_time(anchor: etree._Element) -> bool:

@@ -469,7 +469,7 @@ def test_a_list_of_links_under_the_articles_sources_heading_is_kept() -> None:
     assert "Paper 2" not in _list_text(body.format(heading="Related posts"), cited)
 
 
-def test_a_posts_linked_date_is_kept_in_a_thread() -> None:
+def test_a_posts_linked_date_and_author_are_kept_in_a_thread() -> None:
     # XenForo's "<a itemprop=url><time>Jan 11, 2024</time></a>" over each post, a
     # permalink: a run of link lines with the poster's name (wcxb-dev 0522, 0532).
     post = (
@@ -479,12 +479,16 @@ def test_a_posts_linked_date_is_kept_in_a_thread() -> None:
         "</div></div>"
     )
     thread = f"<div id='thread'>{''.join(post.format(n=n) for n in range(3))}</div>"
-    on = replace(_WITHIN, spare_within_subtree=True, spare_dated_links=True)
+    on = replace(_WITHIN, spare_within_subtree=True, spare_post_attribution=True)
     assert "Jan 11, 2024" in _list_text(thread, on, thread=True)
     assert "Jan 11, 2024" not in _list_text(thread, on)  # not a thread: a byline's link
     assert "Jan 11, 2024" not in _list_text(
-        thread, replace(on, spare_dated_links=False), thread=True
+        thread, replace(on, spare_post_attribution=False), thread=True
     )
+    # The poster's name, a link to the profile marked as the author's.
+    assert "ann" not in _list_text(thread, on, thread=True).split(" | ")
+    named = thread.replace("href='/members/ann'", "href='/members/ann' class='username'")
+    assert "ann" in _list_text(named, on, thread=True).split(" | ")
     # A link that says more than its date leads elsewhere.
     more = thread.replace("Jan 11, 2024</time>", "Jan 11, 2024</time> in Repairs")
     assert "Jan 11, 2024" not in _list_text(more, on, thread=True)
