@@ -549,6 +549,9 @@ class ExtendParams:
     # .860), must-not snippets unchanged, odd ids no page changes; at 200 a shorter
     # post too (0560 .902), at 1000 fewer of them (.728).
     twin_min_chars: int = 0
+    # ... and when this many of them hold that much, every sibling of that tag and
+    # class: a series (a thread's posts), its short ones among it; 0 = off.
+    twin_series: int = 0
     # Leave out a block of at least this many characters that repeats an earlier
     # block's text word for word (a description served twice, a carousel cloned
     # for its scrolling); shorter blocks repeat legitimately (labels such as
@@ -811,6 +814,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             furniture_tag_lines=TAG_LINE_LABELS,
             furniture_tag_chars=200,
             twin_min_chars=500,
+            twin_series=2,
             # off: even .8312 / odd .8327; 20: .8347 / .8370 (product .556 -> .568 /
             # .610 -> .622, article .947 -> .948 / .935 -> .939); on even 10: .8354
             # (article .9477), 40: .8340, 80: .8334. With the discussion rule above:

@@ -99,9 +99,11 @@ def _twins(
     dense: set[int],
     *,
     min_chars: int,
+    series: int = 0,
 ) -> list[etree._Element]:
     """Return the siblings of `top` of its tag and class that hold `min_chars` or more of
-    DANAg's selected text: an article body a box between splits in two."""
+    DANAg's selected text: an article body a box between splits in two; all of them
+    when `series` or more do."""
     # wcxb-dev 4252: a blog post's rich-text body, cut in two by a featured-article
     # box; the main region lay in the second half, and the first went.
     parent, names = top.getparent(), top.get("class")
@@ -112,14 +114,19 @@ def _twins(
         if index not in dense:
             element = lines[index].element
             held[element] = held.get(element, 0) + lines[index].t1
-    return [
+    alike = [
         sibling
         for sibling in parent
-        if sibling is not top
-        and sibling.tag == top.tag
-        and sibling.get("class") == names
-        and sum(held.get(owner, 0) for owner in _line_owners_within(sibling)) >= min_chars
+        if sibling is not top and sibling.tag == top.tag and sibling.get("class") == names
     ]
+    twins = [
+        sibling
+        for sibling in alike
+        if sum(held.get(owner, 0) for owner in _line_owners_within(sibling)) >= min_chars
+    ]
+    # Three or more of them a series: a thread's posts, short replies among them
+    # (wcxb-dev 0560 kept 4 of its 15 posts, those of 500 characters).
+    return alike if series and len(twins) >= series else twins
 
 
 def _with_twins(
@@ -131,7 +138,14 @@ def _with_twins(
 ) -> Chosen:
     """Add the chosen subtree's twins (`_twins`), their lines and their unkept elements."""
     (top,) = chosen.top
-    twins = _twins(lines, selected, top, chosen.dense, min_chars=extend.twin_min_chars)
+    twins = _twins(
+        lines,
+        selected,
+        top,
+        chosen.dense,
+        min_chars=extend.twin_min_chars,
+        series=extend.twin_series,
+    )
     parent = top.getparent()
     if not twins or parent is None:
         return chosen

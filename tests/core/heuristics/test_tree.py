@@ -603,6 +603,31 @@ def test_an_article_body_split_by_a_box_is_kept_whole() -> None:
     assert "The first half" not in _split_text(columns, on)
 
 
+def test_a_series_of_posts_is_kept_whole_short_replies_too() -> None:
+    # wcxb-dev 0560: a thread's 15 posts, each a div of one class; the three of 500
+    # characters or more came in as the chosen post's twins, the 11 short replies went.
+    answer = "<p>" + "A long answer about the fish tank's water. " * 7 + "</p>"
+    long_post = f"<div class='post'>{answer}{answer}</div>"
+    posts = [long_post, "<div class='post'><p>Short reply number 1, thanks.</p></div>"] * 2
+    body = "<h1>The headline</h1><div id='thread'>" + "".join([*posts, long_post]) + "</div>"
+    root, lines = _lines(body)
+    picked = [i for i, line in enumerate(lines) if "long answer" in line.text]
+    main = Region(picked[2], picked[3], lines[picked[2]].t1 + lines[picked[3]].t1)
+    selection = Selection([1] * len(lines), [main], picked)
+    headline = Headline("The headline", next(root.iter("h1")), 1.0, "test")
+    main_only = replace(
+        EXTEND, enclose_headline=True, enclose_main_region_only=True, twin_min_chars=500
+    )
+
+    def text(extend: ExtendParams) -> str:
+        chosen = choose_content(lines, selection, headline, extend)
+        return " | ".join(lines[i].text for i in chosen.lines)
+
+    assert "Short reply" not in text(main_only)
+    assert text(replace(main_only, twin_series=2)).count("Short reply") == 2
+    assert "Short reply" not in text(replace(main_only, twin_series=3))
+
+
 _APART = (
     "<header><h1>The headline</h1></header>"
     "<div class='post'><div class='intro'><p>"
