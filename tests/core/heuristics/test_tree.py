@@ -404,6 +404,14 @@ def test_a_linked_heading_between_kept_text_and_a_heading_of_its_rank_is_kept() 
     assert "Resolved bugs" not in _list_text(teaser, on)
 
 
+_INTRO = "<p>" + "The story opens with a long paragraph of prose. " * 8 + "</p>"
+
+
+def _items_after_prose(item: str, count: int = 3) -> str:
+    """Return a post of a paragraph of prose, then `count` items (`item`, {n} numbered)."""
+    return f"<div id='post'>{_INTRO}{''.join(item.format(n=n) for n in range(count))}</div>"
+
+
 def test_a_linked_heading_over_a_section_of_its_own_is_kept() -> None:
     # Issue 28 (2): a listicle's item titles, each linking to the shop, went as link
     # lines while their reviews stayed: a run of two link lines with the "map" link
@@ -414,8 +422,7 @@ def test_a_linked_heading_over_a_section_of_its_own_is_kept() -> None:
         "<p>" + "The story of this machine, told at length. " * 6 + "</p>"
         "<p>" + "More of the story: what it sews and how well. " * 6 + "</p></div>"
     )
-    intro = "<p>" + "The story opens with a long paragraph of prose. " * 8 + "</p>"
-    listicle = f"<div id='post'>{intro}{''.join(item.format(n=n) for n in range(3))}</div>"
+    listicle = _items_after_prose(item)
     on = replace(_WITHIN, spare_within_subtree=True, section_link_min_chars=400)
     assert all(f"Sewing machine {n}" in _list_text(listicle, on) for n in range(3))
     off = replace(on, section_link_min_chars=0)
@@ -425,7 +432,7 @@ def test_a_linked_heading_over_a_section_of_its_own_is_kept() -> None:
     assert "Sewing machine 1" not in _list_text(short, on)
     # A related story's box set in the text: the prose after it is not the box's.
     boxed = (
-        f"<div id='post'>{intro}<aside><h3><a href='/other'>Another tale</a></h3>"
+        f"<div id='post'>{_INTRO}<aside><h3><a href='/other'>Another tale</a></h3>"
         "<p><a href='/other'>Read it</a></p></aside>"
         + "<p>"
         + "The story goes on after the box, at length. " * 12
@@ -442,8 +449,7 @@ def test_a_linked_heading_that_leads_nowhere_keeps_a_short_section() -> None:
         "<p><a href='#'>Open</a></p>"
         "<div><p>" + "The story's short answer. " * 4 + "</p></div></div>"
     )
-    intro = "<p>" + "The story opens with a long paragraph of prose. " * 8 + "</p>"
-    faq = f"<div id='post'>{intro}{''.join(item.format(n=n) for n in range(3))}</div>"
+    faq = _items_after_prose(item)
     on = replace(_WITHIN, spare_within_subtree=True, section_link_min_chars=400)
     assert all(f"Question {n}?" in _list_text(faq, on) for n in range(3))
     named = faq.replace("<a href='#' role='button'>", "<a name='q'>")
