@@ -112,7 +112,9 @@ def lost_words(source: str, shown: str, *apart: str) -> int:
     # So is one in more pieces: two prices the page set apart by style alone,
     # "EUR15.32EUR15.32", shown apart hold "32eur15" as "32", "EUR", "15". So is one
     # whose two halves end one shown part and start another: the view kept
-    # "EUR 17.07" and left out the line before it, "Price, product page".
+    # "EUR 17.07" and left out the line before it, "Price, product page". Up to 12
+    # pieces: a share bar's nine links the page ran together ("facebookxreddit...email",
+    # wcxb-dev odd 0163) shown apart.
     parts = [tokens(text) for text in (shown, *apart)]
     missing = Counter(tokens(source))
     for part in parts:
@@ -127,7 +129,7 @@ def lost_words(source: str, shown: str, *apart: str) -> int:
     )
 
 
-def _joined_runs(part: Sequence[str], *, max_pieces: int = 8) -> Iterator[str]:
+def _joined_runs(part: Sequence[str], *, max_pieces: int = 12) -> Iterator[str]:
     """Yield each run of 2 to `max_pieces` adjacent words of a part, written as one word."""
     for start, first in enumerate(part):
         joined = first

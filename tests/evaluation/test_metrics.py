@@ -137,6 +137,15 @@ def test_a_word_the_view_shows_in_three_pieces_is_not_lost() -> None:
     assert lost_words(source, "Price EUR15.32 USD 15.32 total") == 1
 
 
+def test_a_share_bars_nine_words_run_together_shown_apart_are_not_lost() -> None:
+    # wcxb-dev odd 0163: nine share links with nothing between them read as one word
+    # in the page's text; the view parts them.
+    source = "Share facebookxredditlinkedinwhatsapptumblrpinterestvkemail"
+    shown = "Share facebook x reddit linkedin whatsapp tumblr pinterest vk email"
+    assert lost_words(source, shown) == 0
+    assert lost_words(source, shown.replace(" vk", "")) == 1
+
+
 def test_a_word_split_between_a_left_out_line_and_a_kept_one_is_not_lost() -> None:
     # wcxb-dev 0655: the line "Price, product page" is left out (a repeated run),
     # the price after it kept; the page ran the two into "pageEUR".

@@ -141,7 +141,10 @@ def part_glued_words(holder: Element, *, min_chars: int = 2) -> None:
             following is not None
             and isinstance(following.tag, str)
             and following.tag not in _UNGLUED_TAGS
-            and runs_together(text_of(element), text_of(following), min_chars=min_chars)
+            and (
+                runs_together(text_of(element), text_of(following), min_chars=min_chars)
+                or _links_apart(element, following)
+            )
             and not _in_code(element)
             and not _opens_apart(following)
         ):
@@ -151,6 +154,25 @@ def part_glued_words(holder: Element, *, min_chars: int = 2) -> None:
 # Blocks, media, line breaks and formulas: their edges show apart, or hold no word;
 # raised and lowered text, which runs on with the word it marks.
 _UNGLUED_TAGS = BLOCKISH_TAGS | MATH_TAGS | tag_set("br img hr wbr picture source sup sub")
+
+
+def _links_apart(element: Element, following: Element) -> bool:
+    """Tell whether two links side by side lead to two places, each with words of its own."""
+    # A table of contents' entries, a tag list's tags, set apart as blocks by the style
+    # sheet: "Necessary?02 How to Measure" (wcxb-dev 4416), where no letter case tells.
+    if element.tag != "a" or following.tag != "a":
+        return False
+    # Not before a digit: an auto-linker's "video.mp" left "4" to the file's own link
+    # (wcxb-dev odd 0299's "video.mp4").
+    href, before, after = element.get("href"), text_of(element), text_of(following)
+    return (
+        href is not None
+        and href != following.get("href")
+        and bool(before.strip())
+        and bool(after.strip())
+        and not before[-1].isspace()
+        and not (before[-1].isalnum() and after[0].isdigit())
+    )
 
 
 def runs_together(before: str, after: str, *, min_chars: int = 2) -> bool:

@@ -150,6 +150,14 @@ def test_code_lines_parted_by_a_control_character_keep_their_line_break() -> Non
             "<p><a href='/1'>Wall Mirrors</a><a href='/2'>Vanity Mirrors</a></p>",
             "Wall Mirrors Vanity Mirrors",
         ),
+        # Two links to two places, nothing between them: a table of contents' entries
+        # laid out as blocks ("Necessary?02 How to Measure", wcxb-dev 4416).
+        (
+            "<p><a href='#why'>01 Why Is It Necessary?</a><a href='#how'>02 How</a></p>",
+            "01 Why Is It Necessary? 02 How",
+        ),
+        ("<p><a href='/x'>un</a><a href='/x'>believable</a></p>", "unbelievable"),
+        ("<p><a href='http://video.mp/'>video.mp</a><a href='/v.mp4'>4</a></p>", "video.mp4"),
         # Inside one word, a drop cap and a word's emphasised half stay joined.
         ("<p><span class='dropcap'>T</span><span>he</span> end.</p>", "The end."),
         ("<p><b>un</b><i>believable</i>, <b>Java</b>script</p>", "unbelievable, Javascript"),
