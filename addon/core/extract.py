@@ -64,7 +64,7 @@ from addon.core.output.furniture import (
 )
 from addon.core.output.headings import headline_link, outline
 from addon.core.output.text import plain_text, word_count
-from addon.core.output.urls import UrlBase
+from addon.core.output.urls import UrlBase, link_host
 from addon.core.paper.blockextractor import (
     BleIeBlock,
     choose_blocks,
@@ -257,10 +257,17 @@ def _read_page(
     discussion = bool(params.extend.discussion_post_chars) and declares_discussion(root, meta)
     # A thread's posts open with their poster's name and date: content, not a byline.
     dated_posts = done.thread or discussion
-    chosen = choose_content(lines, selection, headline, params.extend, thread=dated_posts)
+    base_url = base_of(url, meta.base_href)
+    chosen = choose_content(
+        lines,
+        selection,
+        headline,
+        params.extend,
+        thread=dated_posts,
+        host=link_host(base_url or ""),
+    )
     if not chosen.top:
         return Skip("no main content found", title=_headline_text(headline, meta))
-    base_url = base_of(url, meta.base_href)
     # Read here: the output stage takes the content out of the page, away from its ancestors.
     lang, direction = declared_lang(chosen.top) or meta.lang, declared_direction(chosen.top)
     said = declares_article(root, meta)  # what the page calls itself, for the reader check

@@ -480,6 +480,9 @@ class ExtendParams:
     # 600: .85817 / .85737 without the toggles; 300: .85771 on even (a news box's
     # teasers with long excerpts come back: 0296).
     section_link_min_chars: int = 0
+    # ... this many when its links lead to another site: it names what its section is
+    # about (a brand, a product); 0 = as any linked heading.
+    item_link_min_chars: int = 0
     # ... and every linked value a row label of plain text names (an infobox's
     # "Products"), in a run of link lines or alone.
     spare_labelled_values: bool = False
@@ -772,6 +775,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             spare_link_sentences=True,
             spare_section_links=True,
             section_link_min_chars=400,
+            item_link_min_chars=100,
             spare_labelled_values=True,
             # off: even .8191 / odd .8225; alone: .8277 / .8315 (service .787 / .772
             # -> .817 / .810); with the furniture headings below: .8312 / .8327

@@ -12,6 +12,7 @@ from lxml import etree
 from addon.core.dom import text_content
 from addon.core.heuristics.names import is_sentence, names_any
 from addon.core.output.furniture import furniture_pattern, heading_names_furniture
+from addon.core.output.urls import link_host, same_site
 from addon.core.paper.danag import Selection
 from addon.core.paper.lines import BLOCK_TAGS, Line
 from addon.core.paper.titlefinder import HEADING_TAGS, Headline
@@ -43,9 +44,10 @@ def choose_content(
     extend: ExtendParams,
     *,
     thread: bool = False,
+    host: str | None = None,
 ) -> Chosen:
     """Turn DANAg's selected lines (and, extended, the headline) into subtrees to show;
-    `thread`: the page holds dated posts."""
+    `thread`: the page holds dated posts; `host`: the page's site."""
     selected = selection.selected
     if not selected and extend.fallback_all_text:
         selected = [i for i, line in enumerate(lines) if line.t1 > 0]
@@ -66,7 +68,9 @@ def choose_content(
             lines, selection, headline.element, top, kept=kept, extend=extend
         )
         inside = inside if inside is not None else _line_owners_within(top)
-        dense = _dense_within(lines, dense, inside, linked, extend, runs=runs, thread=thread)
+        dense = _dense_within(
+            lines, dense, inside, linked, extend, runs=runs, thread=thread, host=host
+        )
         kept = _lines_within(lines, inside, dense)
         if extend.drop_before_headline:
             kept = _after(lines, kept, headline.element)
@@ -74,7 +78,9 @@ def choose_content(
     if inside is None:
         inside = _line_owners_within(top)
         if extend.keep_unselected_within:
-            dense = _dense_within(lines, dense, inside, linked, extend, runs=runs, thread=thread)
+            dense = _dense_within(
+                lines, dense, inside, linked, extend, runs=runs, thread=thread, host=host
+            )
             evidence, kept = kept, _lines_within(lines, inside, dense)
     if extend.drop_orphaned_headings:
         # A furniture heading stays for the output stage, which ends the article there.
@@ -195,6 +201,7 @@ def _dense_within(
     *,
     runs: LinkRuns | None = None,
     thread: bool = False,
+    host: str | None = None,
 ) -> set[int]:
     """Return the link-dense lines still left out once the content's subtree is known."""
     # DANAg selects the dense lines of the subtree; the lines between them come
@@ -235,7 +242,12 @@ def _dense_within(
             i in styled
             or (sentences and _link_sentence(lines[i]))
             or (headings and _linked_section_title(lines, i, content))
-            or (titled and _titles_kept_text(lines, i, content, min_chars=titled))
+            or (
+                titled
+                and _titles_kept_text(
+                    lines, i, content, min_chars=_title_chars(lines[i].element, extend, host)
+                )
+            )
             or _item_list(lines[i].element) in lists
             or (i in lone and (_among_siblings(lines, i) or _row_value(lines[i])))
             or (labelled and _infobox_value(lines[i]))
@@ -262,6 +274,30 @@ def _linked_section_title(lines: Sequence[Line], index: int, content: set[int]) 
     return following.tag == line.tag and following.element.getparent() is line.element.getparent()
 
 
+def _title_chars(element: etree._Element, extend: ExtendParams, host: str | None) -> int:
+    """Return how much kept text a linked heading must title to be its section's title."""
+    # A heading whose link leads nowhere is the section's own toggle or anchor (a FAQ's
+    # accordion: "<h3><a href='#' role='button'>Question</a></h3>"; "<h2><a name=...>"):
+    # any kept text of its own after it is its section. One that links to another
+    # site names what its section is about (a brand, a product, a venue: wcxb-dev
+    # 4106's 60 brands, 46 of them left nameless); a teaser's title links to the
+    # site's own pages.
+    if _links_nowhere(element):
+        return 1
+    if host and extend.item_link_min_chars and _links_elsewhere(element, host):
+        return extend.item_link_min_chars
+    return extend.section_link_min_chars
+
+
+def _links_elsewhere(element: etree._Element, host: str) -> bool:
+    """Tell whether every link of an element leads to a site other than `host`."""
+    anchors = list(element.iter("a"))
+    return bool(anchors) and all(
+        (other := link_host(anchor.get("href") or "")) is not None and not same_site(other, host)
+        for anchor in anchors
+    )
+
+
 def _titles_kept_text(
     lines: Sequence[Line], index: int, content: set[int], *, min_chars: int
 ) -> bool:
@@ -275,10 +311,6 @@ def _titles_kept_text(
     line = lines[index]
     if line.tag not in HEADING_TAGS:
         return False
-    # A heading whose link leads nowhere is the section's own toggle or anchor (a FAQ's
-    # accordion: "<h3><a href='#' role='button'>Question</a></h3>"; "<h2><a name=...>"):
-    # any kept text of its own after it is its section.
-    min_chars = 1 if _links_nowhere(line.element) else min_chars
     own = 0
     parent = line.element.getparent()
     for following in range(index + 1, len(lines)):

@@ -125,3 +125,20 @@ def _has_dot_segment(url: str) -> bool:
 
 
 NO_BASE = UrlBase(None)
+
+
+def link_host(href: str) -> str | None:
+    """Return an absolute http(s) link's host, lowered and without "www."; else None."""
+    href = href.strip()
+    if not href.lower().startswith(("http://", "https://", "//")):
+        return None  # relative: the page's own site
+    try:
+        host = urlsplit(href if not href.startswith("//") else "http:" + href).hostname
+    except ValueError:
+        return None
+    return host.removeprefix("www.") if host else None
+
+
+def same_site(host: str, other: str) -> bool:
+    """Tell whether two hosts are one site: the same, or one a subdomain of the other."""
+    return host == other or host.endswith("." + other) or other.endswith("." + host)

@@ -224,10 +224,13 @@ _LIST = (
 )
 
 
-def _list_text(body: str, extend: ExtendParams, *, thread: bool = False) -> str:
+def _list_text(
+    body: str, extend: ExtendParams, *, thread: bool = False, host: str | None = None
+) -> str:
     _, lines = _lines(body)
     dense = [i for i, line in enumerate(lines) if "story" in line.text]
-    chosen = choose_content(lines, _selected_only(lines, dense), None, extend, thread=thread)
+    selection = _selected_only(lines, dense)
+    chosen = choose_content(lines, selection, None, extend, thread=thread, host=host)
     return " | ".join(" ".join(lines[i].text.split()) for i in chosen.lines)
 
 
@@ -439,6 +442,29 @@ def test_a_linked_heading_over_a_section_of_its_own_is_kept() -> None:
         + "</p></div>"
     )
     assert "Another tale" not in _list_text(boxed, on)
+
+
+def test_a_heading_linking_to_another_site_names_its_short_section() -> None:
+    # wcxb-dev 4106: 60 brands, each "<h2><a href='https://brand.com/'>Brand</a></h2>"
+    # over a short description; 46 went nameless. A teaser links to the site itself.
+    item = (
+        "<div class='brand'><h2><a href='https://brand{n}.example/'>Brand {n}</a></h2>"
+        "<p><a href='https://brand{n}.example/shop'>Shop</a></p>"
+        "<p>" + "The story of this brand, in brief. " * 4 + "</p></div>"
+    )
+    brands = _items_after_prose(item)
+    on = replace(
+        _WITHIN, spare_within_subtree=True, section_link_min_chars=400, item_link_min_chars=100
+    )
+    assert "Brand 1" in _list_text(brands, on, host="guide.example")
+    assert "Brand 1" not in _list_text(
+        brands, replace(on, item_link_min_chars=0), host="guide.example"
+    )
+    assert "Brand 1" not in _list_text(brands, on)  # the page's site unknown
+    # A subdomain is the same site: a teaser of the site's own story.
+    assert "Brand 1" not in _list_text(brands, on, host="example")
+    teasers = brands.replace("https://brand", "/posts/brand")
+    assert "Brand 1" not in _list_text(teasers, on, host="guide.example")
 
 
 def test_a_linked_heading_that_leads_nowhere_keeps_a_short_section() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from addon.core.output.urls import LINK_SCHEMES, UrlBase
+from addon.core.output.urls import LINK_SCHEMES, UrlBase, link_host, same_site
 
 
 def test_a_base_with_control_characters_resolves_nothing() -> None:
@@ -50,3 +50,17 @@ def test_a_url_holding_a_line_break_and_a_less_than_sign_resolves_nothing() -> N
         assert base.resolve(dangling, schemes=LINK_SCHEMES) is None
     assert base.resolve("/x?a=<b>", schemes=LINK_SCHEMES) == "https://news.example/x?a=<b>"
     assert base.resolve("/x?a=\nb", schemes=LINK_SCHEMES) is not None
+
+
+def test_a_links_host_is_read_from_absolute_links_only() -> None:
+    assert link_host("https://www.Brand.example:8080/shop") == "brand.example"
+    assert link_host("//cdn.example/x") == "cdn.example"
+    assert link_host("/posts/1") is None
+    assert link_host("mailto:a@b.example") is None
+    assert link_host("http://[::1") is None  # malformed: no host to read
+
+
+def test_a_subdomain_is_the_same_site() -> None:
+    assert same_site("shop.brand.example", "brand.example")
+    assert same_site("brand.example", "brand.example")
+    assert not same_site("brand.example", "otherbrand.example")
