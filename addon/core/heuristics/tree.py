@@ -221,7 +221,9 @@ def _dense_within(
     lone = dense - _dense(lines, linked, content, extend, runs=runs)
     sourced = furniture_pattern(extend.source_headings) if extend.source_headings else None
     lists = (
-        _article_lists(lines, dense, content, linked, sourced=sourced)
+        _article_lists(
+            lines, dense, content, linked, sourced=sourced, announced=extend.spare_announced_lists
+        )
         if extend.spare_list_links
         else set()
     )
@@ -413,6 +415,7 @@ def _article_lists(
     min_chars: int = 20,
     max_link_share: float = 0.5,
     sourced: re.Pattern[str] | None = None,
+    announced: bool = False,
 ) -> set[etree._Element]:
     """Return the lists of the content whose link items are the article's: one of their
     items is kept prose, or they hang under a kept item that is not link text (a
@@ -438,6 +441,8 @@ def _article_lists(
     }
     listed = _listed_sections(lines, items, content)
     sources = _source_lists(lines, items, content, sourced) if sourced is not None else set()
+    if announced:
+        sources |= _announced_lists(lines, items, content)
     return {
         holder
         for holder, indices in items.items()
@@ -484,6 +489,32 @@ def _source_lists(
         if heading is not None and heading_names_furniture(text_content(heading), pattern):
             sources.add(holder)
     return sources
+
+
+def _announced_lists(
+    lines: Sequence[Line], items: dict[etree._Element, list[int]], content: set[int]
+) -> set[etree._Element]:
+    """Return the lists right after a kept paragraph that ends with a colon: it announces them."""
+    # "...explore our blog posts about dress codes for valuable insights and tips:"
+    # over four links (wcxb-dev 4110): the sentence ends on the list the author wrote.
+    announced: set[etree._Element] = set()
+    for holder, indices in items.items():
+        before = next((i for i in range(min(indices) - 1, -1, -1) if lines[i].t1 > 0), None)
+        if before is None or before not in content or lines[before].tag != "p":
+            continue
+        text = lines[before].text.rstrip(" \xa0\n\t")
+        if text.endswith(":") and _RELATED_LEAD.search(text.lower()) is None:
+            announced.add(holder)
+    return announced
+
+
+# A lead-in that announces links to other posts, not the article's own list: "If you
+# liked this post you might also like:", "Related Articles from the blog:" (wcxb-dev
+# 0488, odd 4563).
+_RELATED_LEAD = re.compile(
+    r"\b(?:related|(?:also|might|may) (?:like|enjoy|read)|recommended|popular|"
+    r"more (?:posts|articles|stories|reading)|(?:other|more) (?:people|readers))\b"
+)
 
 
 def _heading_before(lines: Sequence[Line], index: int, content: set[int]) -> etree._Element | None:

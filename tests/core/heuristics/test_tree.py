@@ -526,6 +526,21 @@ def test_a_posts_linked_date_and_author_are_kept_in_a_thread() -> None:
     assert "Jan 11, 2024" not in _list_text(more, on, thread=True)
 
 
+def test_a_list_of_links_a_paragraph_announces_with_a_colon_is_kept() -> None:
+    # wcxb-dev 4110: "...explore our blog posts about dress codes for tips:" over four
+    # links, left out as a link list: the sentence ended on nothing.
+    links = "".join(f"<li><a href='/guides/{n}'>Dress code guide {n}</a></li>" for n in range(4))
+    lead = "The story of the working wardrobe goes on in our guides about dress codes"
+    body = f"<div id='post'>{_INTRO}<p>{{lead}}</p><ul>{links}</ul>{_INTRO}</div>"
+    on = replace(_WITHIN, spare_within_subtree=True, spare_list_links=True)
+    announced = replace(on, spare_announced_lists=True)
+    assert "Dress code guide 2" in _list_text(body.format(lead=lead + ":&nbsp;"), announced)
+    assert "Dress code guide 2" not in _list_text(body.format(lead=lead + ":"), on)
+    assert "Dress code guide 2" not in _list_text(body.format(lead=lead + "."), announced)
+    related = "If you liked this story you might also like:"
+    assert "Dress code guide 2" not in _list_text(body.format(lead=related), announced)
+
+
 # A data table between paragraphs whose first column links each row's subject:
 # DANAg selects the prose, the subtree brings back the table's rows.
 _TABLE = (
