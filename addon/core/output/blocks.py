@@ -19,7 +19,7 @@ from operator import methodcaller
 from lxml import etree
 
 from addon.core import compiled
-from addon.core.dom import is_permalink, text_length
+from addon.core.dom import is_permalink, text_content, text_length
 from addon.core.heuristics.names import names_any
 from addon.core.output.anchors import find_targets, linked_fragments, place_targets, usable_id
 from addon.core.output.furniture import trim_rules
@@ -151,13 +151,13 @@ def kept_text(
 
 def _never_shown(element: etree._Element, root: etree._Element) -> bool:
     """Tell whether the blocks never show an element's text: script, media, a control,
-    hidden, a heading's edit link."""
+    hidden, a heading's edit link or link back to the top."""
     if element.tag in REMOVE_TAGS:
         return True
     if not element.keys():
         return False
     return _is_hidden(element) or (
-        is_edit_link(element) and any(up.tag in HEADINGS for up in _up_to(element, root))
+        heading_control(element) and any(up.tag in HEADINGS for up in _up_to(element, root))
     )
 
 
@@ -619,8 +619,34 @@ def drop_edit_links(heading: Element) -> None:
     # A permalink shows on hover on the page; in the view it would stand after every
     # title, read aloud as "link, pilcrow". The heading keeps its id for other links.
     for element in heading.iterdescendants(etree.Element):
-        if is_edit_link(element) or (element.tag == "a" and is_permalink(element)):
+        if heading_control(element):
             element.tag = REMOVE
+
+
+def heading_control(element: etree._Element) -> bool:
+    """Tell whether an element inside a heading is a control: its edit link, permalink
+    marker or link back to the top."""
+    return is_edit_link(element) or (
+        element.tag == "a" and (is_permalink(element) or _is_top_link(element))
+    )
+
+
+def _is_top_link(anchor: etree._Element) -> bool:
+    """Tell whether a link that ends a heading leads back to the page's top."""
+    # man7.org's "NAME <a href='#top_of_page'>top</a>" in every heading (wcxb-dev
+    # 0688): read aloud "NAME top", and its target is not in the view. A heading that
+    # goes on after such a word ("Top ten flags") keeps it.
+    label = " ".join(text_content(anchor).lower().split()).strip("[]() ↑^▲")
+    return (
+        (anchor.get("href") or "").startswith("#")
+        and label in _TOP_LABELS
+        and anchor.getnext() is None
+        and not (anchor.tail or "").strip()
+    )
+
+
+# What a back-to-top link says, its arrow and brackets aside.
+_TOP_LABELS = frozenset({"top", "to top", "back to top", "return to top", "go to top", ""})
 
 
 def is_edit_link(element: etree._Element) -> bool:

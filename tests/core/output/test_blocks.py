@@ -1073,6 +1073,20 @@ def test_a_headings_permalink_marker_is_left_out_and_its_id_kept() -> None:
     ]  # fmt: skip
 
 
+def test_a_headings_back_to_top_link_is_left_out() -> None:
+    # man7.org's "NAME &nbsp; <a href='#top_of_page'>top</a>" in every section's
+    # heading (wcxb-dev 0688): read aloud "NAME top", a link to a place not in the view.
+    blocks = _blocks(
+        "<body><h2 id='NAME'>NAME &nbsp; <a href='#top_of_page'>top</a></h2><p>grep.</p>"
+        "<h2 id='SEE'>SEE ALSO <a href='#top'>Back to top ↑</a></h2><p>egrep.</p>"
+        "<h2 id='TOP'><a href='#TOP'>Top</a> ten flags</h2><p>-i.</p></body>"
+    )
+    assert [b.text for b in blocks if b.kind == "h2"] == ["NAME", "SEE ALSO", "Top ten flags"]
+    # The fidelity check's source text leaves it out the same way.
+    heading = lxml.html.fragment_fromstring("<h2>NAME <a href='#top_of_page'>top</a></h2>")
+    assert kept_text([heading]).split() == ["NAME"]
+
+
 def test_kept_text_is_what_a_reader_sees_of_the_subtrees() -> None:
     doc = _doc(
         "<body><div><p>One <b>bo</b>ld <a href='/x'>link</a>.</p><script>var x</script>"
