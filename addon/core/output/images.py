@@ -22,10 +22,13 @@ from addon.core.output.tags import (
 )
 from addon.core.output.urls import IMAGE_SCHEMES, SRCSET_URL_RE, UrlBase, is_data_image, simple_url
 
-_LAZY_SRC_ATTRS = ("data-src", "data-original", "data-lazy-src")
+_LAZY_SRC_ATTRS = (
+    "data-src", "data-original", "data-lazy-src", "nitro-lazy-src", "lazy-src",
+    "data-wpfc-original-src",
+)  # fmt: skip
 
 
-_LAZY_SRCSET_ATTRS = ("data-lazy-srcset", "data-srcset", "srcset")
+_LAZY_SRCSET_ATTRS = ("data-lazy-srcset", "data-srcset", "nitro-lazy-srcset", "srcset")
 
 
 _PLACEHOLDER_RE = re.compile(

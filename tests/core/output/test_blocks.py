@@ -475,6 +475,20 @@ def test_links_without_href_are_unwrapped() -> None:
         (f'<img src="{GIF_1X1}" data-src="/real.jpg">', "https://example.com/real.jpg"),
         ('<img src="/blank.gif" data-original="/o.jpg">', "https://example.com/o.jpg"),
         ('<img data-lazy-src="l.jpg">', "https://example.com/news/l.jpg"),
+        # NitroPack's, WP Fastest Cache's and a plain "lazy-src" (wcxb-dev 4326: 7 photos
+        # gone, 15 pages with NitroPack's; 0152: 23; 4033)
+        (
+            '<img src="data:image/svg+xml;nitro-empty-id=1;base64,PHN2Zy8+" '
+            'nitro-lazy-src="/n.jpg" nitro-lazy-empty>',
+            "https://example.com/n.jpg",
+        ),
+        ('<img src="/blank.gif" data-wpfc-original-src="/w.png">', "https://example.com/w.png"),
+        ('<img lazy-src="/l.webp">', "https://example.com/l.webp"),
+        (
+            '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" '
+            'nitro-lazy-srcset="/s.jpg 300w, /m.jpg 800w">',
+            "https://example.com/m.jpg",
+        ),
         ('<img src="/img/placeholder.png" data-src="/p.jpg">', "https://example.com/p.jpg"),
         ('<img src="" data-srcset="s.jpg 400w, m.jpg 800w">', "https://example.com/news/m.jpg"),
         ('<img srcset="/a.jpg 1x, /b.jpg 2x">', "https://example.com/a.jpg"),
