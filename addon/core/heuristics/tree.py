@@ -512,8 +512,10 @@ def _announced_lists(
 # liked this post you might also like:", "Related Articles from the blog:" (wcxb-dev
 # 0488, odd 4563).
 _RELATED_LEAD = re.compile(
-    r"\b(?:related|(?:also|might|may) (?:like|enjoy|read)|recommended|popular|"
-    r"more (?:posts|articles|stories|reading)|(?:other|more) (?:people|readers))\b"
+    r"^related\b|\brelated (?:articles?|posts?|reading|resources|links|content|stories)\b|"
+    r"\balso (?:like|enjoy)\b|\b(?:also|further) read(?:ing)?\b|"
+    r"\brecommended (?:reading|articles|posts|stories)\b|"
+    r"\bmore (?:posts|articles|stories)\b|\bother (?:people|readers)\b.*\bhelpful\b"
 )
 
 

@@ -539,6 +539,10 @@ def test_a_list_of_links_a_paragraph_announces_with_a_colon_is_kept() -> None:
     assert "Dress code guide 2" not in _list_text(body.format(lead=lead + "."), announced)
     related = "If you liked this story you might also like:"
     assert "Dress code guide 2" not in _list_text(body.format(lead=related), announced)
+    assert "Dress code guide 2" not in _list_text(body.format(lead="Related:"), announced)
+    # A sentence that names what is popular or recommended announces the article's list.
+    popular = "The story's most popular guides to dress codes include:"
+    assert "Dress code guide 2" in _list_text(body.format(lead=popular), announced)
 
 
 # A data table between paragraphs whose first column links each row's subject:
