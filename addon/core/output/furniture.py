@@ -369,12 +369,33 @@ def drop_twin_figures(blocks: Sequence[Block]) -> tuple[Block, ...]:
     # figure: a row of the same icon (rating stars, badges) is the page's own.
     kept: list[Block] = []
     before: tuple[str, tuple[str, ...]] | None = None
-    for block in blocks:
+    for index, block in enumerate(blocks):
         key = _figure_key(block)
-        if key is None or key != before:
+        if (key is None or key != before) and not (index and _crop_of(block, blocks[index - 1])):
             kept.append(block)
         before = key
     return tuple(kept)
+
+
+def _crop_of(block: Block, before: Block) -> bool:
+    """Tell whether an uncaptioned figure shows the image of the one right before it at
+    another size: its URLs differ from them in sizes alone."""
+    # Art direction: one photo in a 16:9 and a 4:3 crop, the style sheet showing one
+    # ("/images/106113552/750/422/image.jpg", ".../750/562/image.jpg": wcxb-dev 0030, 33
+    # pairs). A row of one icon repeats the same URL: that stays.
+    if block.kind != "figure" or before.kind != "figure" or block.text.strip():
+        return False
+    ours, theirs = _IMAGE_SRC_RE.findall(block.html), _IMAGE_SRC_RE.findall(before.html)
+    if not ours or ours == theirs or before.text.strip():
+        return False
+    return [_SIZES_RE.sub("#", src) for src in ours] == [_SIZES_RE.sub("#", s) for s in theirs]
+
+
+# A size in an image URL: a path segment of digits ("/750/422/"), "1200x628", "w_600",
+# "h=400", "?width=800"; not the digits of a file's name ("IMG_1234.jpg").
+_SIZES_RE = re.compile(
+    r"(?<=/)\d{2,4}(?=/)|\d{2,4}x\d{2,4}|\b[wh][_=]\d{2,4}\b|(?<=[?&])(?:width|height)=\d+"
+)
 
 
 def drop_logo_links(blocks: Sequence[Block], *, origin: str) -> tuple[Block, ...]:

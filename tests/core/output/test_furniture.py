@@ -602,6 +602,20 @@ def test_figures_of_other_images_or_captions_or_none_all_stay() -> None:
     assert drop_twin_figures(blocks) == blocks
 
 
+def test_an_uncaptioned_figure_that_crops_the_one_before_it_goes() -> None:
+    # wcxb-dev 0030: each course's photo in a 16:9 and a 4:3 crop, 33 pairs.
+    wide = _figure("https://media.example/images/106113552/750/422/image.jpg", "")
+    tall = _figure("https://media.example/images/106113552/750/562/image.jpg", "")
+    text = Block("p", "<p>Photo courtesy of the school.</p>", "Photo courtesy of the school.")
+    assert drop_twin_figures((wide, tall, text)) == (wide, text)
+    # A gallery's next photo, its number in the file's name, stays; so does a row of
+    # one icon, the same URL each time.
+    first = _figure("https://cdn.example/uploads/IMG_1234.jpg", "")
+    second = _figure("https://cdn.example/uploads/IMG_1235.jpg", "")
+    star = _figure("https://cdn.example/icons/star.png", "")
+    assert drop_twin_figures((first, second, star, star)) == (first, second, star, star)
+
+
 def _logo(href: str, alt: str = "Example Blog") -> Block:
     image = f'<img src="https://cdn.example/logo.png" alt="{alt}">'
     html = f'<figure><a href="{href}" rel="noopener noreferrer">{image}</a></figure>'
