@@ -246,6 +246,7 @@ def _dense_within(
             or (headings and _linked_section_title(lines, i, content))
             or (
                 titled
+                and lines[i].tag in HEADING_TAGS  # before the threshold: it reads the links
                 and _titles_kept_text(
                     lines, i, content, min_chars=_title_chars(lines[i].element, extend, host)
                 )

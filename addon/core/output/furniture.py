@@ -371,7 +371,8 @@ def drop_twin_figures(blocks: Sequence[Block]) -> tuple[Block, ...]:
     before: tuple[str, tuple[str, ...]] | None = None
     for index, block in enumerate(blocks):
         key = _figure_key(block)
-        if (key is None or key != before) and not (index and _crop_of(block, blocks[index - 1])):
+        crop = block.kind == "figure" and index > 0 and _crop_of(block, blocks[index - 1])
+        if (key is None or key != before) and not crop:
             kept.append(block)
         before = key
     return tuple(kept)
