@@ -56,6 +56,7 @@ from addon.core.output.furniture import (
     drop_lead_tag_lines,
     drop_logo_links,
     drop_lone_labels,
+    drop_related_leads,
     drop_repeated_blocks,
     drop_twin_figures,
     drop_vote_counts,
@@ -468,6 +469,8 @@ def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
         steps.append((tags, "a post's tag line above the article"))
     if extend.drop_date_lines and not found.dated_posts:
         steps += _date_line_steps(found)
+    if extend.drop_related_leads:
+        steps.append((drop_related_leads, "a lead-in to other posts, its links gone"))
     if extend.drop_closing_headings:
         steps.append((drop_closing_headings, "a heading the article ends with: it titles nothing"))
     return steps + _post_steps(found, extend)

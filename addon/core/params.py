@@ -590,6 +590,9 @@ class ExtendParams:
     taxonomy_labels: str = ""
     # Leave out the headings the article ends with: nothing under them, they title nothing.
     drop_closing_headings: bool = False
+    # Leave out a paragraph that announces other posts with a colon ("If you liked this
+    # post you might also like:") when no list follows it: its links went.
+    drop_related_leads: bool = False
     # Leave out, on a page of dated posts (a thread), a paragraph of a number alone: a
     # post's vote count without its buttons.
     drop_vote_counts: bool = False
@@ -843,6 +846,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             taxonomy_labels=TAXONOMY_LABELS,
             disclosure_words=DISCLOSURE_WORDS,
             drop_closing_headings=True,
+            drop_related_leads=True,
             # off: even .85811 / odd .85729; on: .85813 / odd below (docs/evaluation.md)
             drop_vote_counts=True,
             # off: even .85716 / odd .85621; on: .85716 / .85639 (6 pages up, none down)

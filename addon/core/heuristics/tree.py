@@ -11,7 +11,7 @@ from lxml import etree
 
 from addon.core.dom import text_content
 from addon.core.heuristics.names import is_sentence, names_any
-from addon.core.output.furniture import furniture_pattern, heading_names_furniture
+from addon.core.output.furniture import RELATED_LEAD, furniture_pattern, heading_names_furniture
 from addon.core.output.urls import link_host, same_site
 from addon.core.paper.danag import Selection
 from addon.core.paper.lines import BLOCK_TAGS, Line
@@ -373,9 +373,7 @@ _POSTER_WORDS = frozenset({"username", "author", "poster", "user-name"})
 def _holds_only_time(anchor: etree._Element) -> bool:
     """Tell whether a link's text is wholly that of the <time> elements inside it."""
     times = "".join(text_content(time) for time in anchor.iter("time"))
-    return bool(times.strip()) and "".join(times.split()) == "".join(
-        text_content(anchor).split()
-    )
+    return bool(times.strip()) and "".join(times.split()) == "".join(text_content(anchor).split())
 
 
 def _link_sentence(line: Line, *, min_own_chars: int = 3) -> bool:
@@ -504,20 +502,9 @@ def _announced_lists(
         if before is None or before not in content or lines[before].tag != "p":
             continue
         text = lines[before].text.rstrip(" \xa0\n\t")
-        if text.endswith(":") and _RELATED_LEAD.search(text.lower()) is None:
+        if text.endswith(":") and RELATED_LEAD.search(text.lower()) is None:
             announced.add(holder)
     return announced
-
-
-# A lead-in that announces links to other posts, not the article's own list: "If you
-# liked this post you might also like:", "Related Articles from the blog:" (wcxb-dev
-# 0488, odd 4563).
-_RELATED_LEAD = re.compile(
-    r"^related\b|\brelated (?:articles?|posts?|reading|resources|links|content|stories)\b|"
-    r"\balso (?:like|enjoy)\b|\b(?:also|further) read(?:ing)?\b|"
-    r"\brecommended (?:reading|articles|posts|stories)\b|"
-    r"\bmore (?:posts|articles|stories)\b|\bother (?:people|readers)\b.*\bhelpful\b"
-)
 
 
 def _heading_before(lines: Sequence[Line], index: int, content: set[int]) -> etree._Element | None:

@@ -339,6 +339,37 @@ def _one_item(block: Block) -> bool:
     return block.kind in ("ul", "ol") and block.html.count("<li") == 1
 
 
+# A lead-in that announces links to other posts, not the article's own list: "If you
+# liked this post you might also like:", "Related Articles from the blog:" (wcxb-dev
+# 0488, odd 4563).
+RELATED_LEAD = re.compile(
+    r"^related\b|\brelated (?:articles?|posts?|reading|resources|links|content|stories)\b|"
+    r"\balso (?:like|enjoy)\b|\b(?:also|further) read(?:ing)?\b|"
+    r"\brecommended (?:reading|articles|posts|stories)\b|"
+    r"\bmore (?:posts|articles|stories)\b|\bother (?:people|readers)\b.*\bhelpful\b"
+)
+
+
+def drop_related_leads(blocks: Sequence[Block]) -> tuple[Block, ...]:
+    """Leave out a paragraph that announces other posts with a colon, no list after it."""
+    # "If you liked this post you might also like:" over the links the content choice
+    # left out as a link list (wcxb-dev 0488): the sentence announces nothing left.
+    return tuple(
+        block
+        for index, block in enumerate(blocks)
+        if not (
+            block.kind == "p"
+            and block.text.rstrip(" \xa0\n\t").endswith(":")
+            and RELATED_LEAD.search(block.text.lower()) is not None
+            and (index + 1 == len(blocks) or blocks[index + 1].kind not in _ANNOUNCED_KINDS)
+        )
+    )
+
+
+# What a lead-in's colon may announce.
+_ANNOUNCED_KINDS = frozenset({"ul", "ol", "dl", "table", "figure", "pre", "blockquote"})
+
+
 def drop_closing_headings(blocks: Sequence[Block], *, max_words: int = 12) -> Sequence[Block]:
     """Leave out the short headings the article ends with: with nothing under them, they
     title nothing (a teaser strip's "Read More Stories About:", its links gone)."""
@@ -705,9 +736,7 @@ def _separator(block: Block, *, max_chars: int = 3) -> bool:
     # Text alone: a paragraph of a formula and its full stop shows "." as its text.
     inner = block.html.removeprefix("<p>").removesuffix("</p>")
     return (
-        block.kind == "p"
-        and "<" not in inner
-        and 0 < len("".join(block.text.split())) <= max_chars
+        block.kind == "p" and "<" not in inner and 0 < len("".join(block.text.split())) <= max_chars
     )
 
 
@@ -753,18 +782,15 @@ _MONTH_NAMES = (
     "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
     "janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
     "januar februar märz april mai juni juli august september oktober november dezember",
-    "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre "
-    "dicembre",
+    "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre",
     "janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro",
     "januari februari maart april mei juni juli augustus september oktober november december",
 )
-_MONTH_NUMBERS = {
-    name: number
-    for names in _MONTH_NAMES
-    for number, name in enumerate(names.split(), start=1)
-} | {
-    name[:3]: number for number, name in enumerate(_MONTH_NAMES[0].split(), start=1)
-} | {"sept": 9, "setiembre": 9, "jänner": 1}
+_MONTH_NUMBERS = (
+    {name: number for names in _MONTH_NAMES for number, name in enumerate(names.split(), start=1)}
+    | {name[:3]: number for number, name in enumerate(_MONTH_NAMES[0].split(), start=1)}
+    | {"sept": 9, "setiembre": 9, "jänner": 1}
+)
 _STAMPS = tag_set(
     "updated published posted "
     "publicado actualizado publié aktualisiert veröffentlicht aggiornato pubblicato "
@@ -785,15 +811,21 @@ _LABEL_WORDS = _STAMPS | tag_set("last on")
 _NAMING_WORDS = _BY_WORDS - {"posted"}
 # A date line's own words; a byline's lead words among them ("2025-11-03 14 min read
 # Written by Christian Eilers", wcxb-dev 4034: its name is the line's only rest).
-_LINE_WORDS = _DATE_WORDS | _MINUTES | _READ_WORDS | _BY_WORDS | tag_set(
-    "last on at and time am pm monday tuesday wednesday thursday friday saturday sunday "
-    # a relative date ("Published a day ago ~ 6 minutes read", wcxb-dev 0466)
-    "ago a an today yesterday hour hours day days week weeks month months year years "
-    # a time zone ("November 3, 2025 (8:42 AM ET)", wcxb-dev 0078)
-    "et est edt pt pst pdt ct cst cdt mt mst mdt utc gmt bst cet cest "
-    # a date's own words in the other languages ("1 de diciembre", "am 1. Dezember um 3
-    # Uhr", "mis à jour le 1er décembre")
-    "de del el le à am um uhr il mis jour"
+_LINE_WORDS = (
+    _DATE_WORDS
+    | _MINUTES
+    | _READ_WORDS
+    | _BY_WORDS
+    | tag_set(
+        "last on at and time am pm monday tuesday wednesday thursday friday saturday sunday "
+        # a relative date ("Published a day ago ~ 6 minutes read", wcxb-dev 0466)
+        "ago a an today yesterday hour hours day days week weeks month months year years "
+        # a time zone ("November 3, 2025 (8:42 AM ET)", wcxb-dev 0078)
+        "et est edt pt pst pdt ct cst cdt mt mst mdt utc gmt bst cet cest "
+        # a date's own words in the other languages ("1 de diciembre", "am 1. Dezember um 3
+        # Uhr", "mis à jour le 1er décembre")
+        "de del el le à am um uhr il mis jour"
+    )
 )
 # A number, or an ordinal ("26th", French "1er").
 _NUMBER = re.compile(r"(\d+)(?:st|nd|rd|th|er|e)?")

@@ -21,6 +21,7 @@ from addon.core.output.furniture import (
     drop_lead_tag_lines,
     drop_logo_links,
     drop_lone_labels,
+    drop_related_leads,
     drop_repeated_blocks,
     drop_twin_figures,
     drop_vote_counts,
@@ -328,8 +329,8 @@ def test_a_label_the_article_used_twice_before_is_its_own_and_ends_nothing() -> 
 def test_a_share_bar_above_and_below_the_article_still_ends_it() -> None:
     long = "The post goes on, sentence after sentence, at length and in detail. " * 8
     blocks = _text_blocks(("h3", "Share this"), ("p", long), ("h3", "Share this"), ("p", "By"))
-    assert cut_furniture_tail(blocks, FURNITURE, min_position=0.4, min_label_repeats=2) == (
-        blocks[:2]
+    assert (
+        cut_furniture_tail(blocks, FURNITURE, min_position=0.4, min_label_repeats=2) == (blocks[:2])
     )
 
 
@@ -524,8 +525,8 @@ def test_the_byline_row_at_the_articles_foot_goes() -> None:
         expected
     )
     # Without a date in the metadata the row shows none: the footer's date stays.
-    assert drop_foot_date_lines(blocks, published=None, byline="Paulinho Giovannini") == (
-        blocks[:4]
+    assert (
+        drop_foot_date_lines(blocks, published=None, byline="Paulinho Giovannini") == (blocks[:4])
     )
     # Before the last prose paragraph, or past `max_foot` lines from the end, it stays.
     late = (*blocks, *_text_blocks(("p", prose)))
@@ -616,6 +617,24 @@ def test_an_uncaptioned_figure_that_crops_the_one_before_it_goes() -> None:
     assert drop_twin_figures((first, second, star, star)) == (first, second, star, star)
 
 
+def test_a_lead_in_to_other_posts_without_its_list_goes() -> None:
+    # wcxb-dev 0488: "If you liked this post you might also like:", its links left out
+    # as a link list; the sentence announced nothing left in the view.
+    lead = Block(
+        "p",
+        "<p>If you liked this post you might also like:</p>",
+        "If you liked this post you might also like:",
+    )
+    heading = Block("h2", "<h2>Want more?</h2>", "Want more?")
+    links = Block("ul", "<ul><li><a href='/a'>A post</a></li></ul>", "A post")
+    own = Block("p", "<p>Popular tools include:</p>", "Popular tools include:")
+    assert drop_related_leads((lead, heading)) == (heading,)
+    assert drop_related_leads((heading, lead)) == (heading,)
+    # Its list still there, or the article's own lead-in: both stay.
+    assert drop_related_leads((lead, links)) == (lead, links)
+    assert drop_related_leads((own, heading)) == (own, heading)
+
+
 def _logo(href: str, alt: str = "Example Blog") -> Block:
     image = f'<img src="https://cdn.example/logo.png" alt="{alt}">'
     html = f'<figure><a href="{href}" rel="noopener noreferrer">{image}</a></figure>'
@@ -677,6 +696,7 @@ def test_a_furniture_heading_a_higher_heading_closes_goes_alone() -> None:
         ("h2", "Leave a reply"),
         ("p", long),
     )
+
     def cut(blocks: tuple[Block, ...], *, outranked: bool = True) -> tuple[Block, ...]:
         return cut_furniture_tail(
             blocks, FURNITURE, min_position=0.1, resume_chars=200, outranked=outranked
@@ -961,7 +981,8 @@ def test_a_controls_label_linked_within_the_page_goes_as_one_without_a_link() ->
     away = Block("p", '<p><a href="#wrap">Top</a> <a href="/top">Top</a></p>', "Top Top")
     blocks = (*_text_blocks(("p", "A post of the thread.")), top, toggle, away)
     assert drop_lone_labels(blocks, label_bar_pattern(CONTROL_LABELS), linkless=True) == (
-        blocks[0], away
+        blocks[0],
+        away,
     )
 
 
