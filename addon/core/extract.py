@@ -62,6 +62,7 @@ from addon.core.output.furniture import (
     drop_vote_counts,
     furniture_pattern,
     label_bar_pattern,
+    lead_date,
 )
 from addon.core.output.headings import headline_link, outline
 from addon.core.output.text import plain_text, word_count
@@ -295,9 +296,7 @@ def _read_blocks(
     lines = build_lines(root, params.danag)
     clock.lap("lines")
     others = _site_blocks(site) if be.remove_redundant else []
-    found = find_content(
-        root, threshold=be.threshold, others=others, max_share=be.same_block_share
-    )
+    found = find_content(root, threshold=be.threshold, others=others, max_share=be.same_block_share)
     clock.lap("core")
     headline = find_headline(
         root, meta.title, params.title, og_title=meta.og_title, ld_headline=meta.ld_headline
@@ -425,6 +424,8 @@ class _Output:
 
     blocks: tuple[Block, ...]
     left_out: tuple[LeftOut, ...]
+    # The date line that opened the article, shown in the byline row instead.
+    published: str | None = None
 
 
 def _output(found: _Found, extend: ExtendParams) -> _Output:
@@ -437,8 +438,20 @@ def _output(found: _Found, extend: ExtendParams) -> _Output:
         kept = step(blocks)
         left_out += _left_out(blocks, kept, reason)
         blocks = kept
+    lines = _lead_date(blocks, found, extend)
+    published = " ".join(blocks[index].text.strip() for index in lines) or None
+    if lines:
+        left_out += [LeftOut("a date line, shown in the byline row", published or "")]
+        blocks = (*blocks[: lines.start], *blocks[lines.stop :])
     # Last: the furniture cut may take headings away.
-    return _Output(outline(blocks), tuple(left_out))
+    return _Output(outline(blocks), tuple(left_out), published)
+
+
+def _lead_date(blocks: Sequence[Block], found: _Found, extend: ExtendParams) -> range:
+    """Return the lines of the date that opens the article when the byline row shows none."""
+    if not extend.lift_lead_date or found.dated_posts or found.meta.published:
+        return range(0)
+    return lead_date(blocks)
 
 
 # One step of the output stage's furniture: the blocks in, the blocks it keeps out.
@@ -688,7 +701,7 @@ def _article(
         readerable=_readerable(blocks, text, found, t1=t1, words=words, params=params.extend),
         url=url,
         byline=meta.byline,
-        published=meta.published,
+        published=meta.published or output.published,
         site_name=meta.site_name,
         page_title=meta.title,
         word_count=words,

@@ -566,6 +566,9 @@ class ExtendParams:
     # Leave out the short date, "updated" and reading-time lines before the
     # article's prose: the reader page's byline row shows them.
     drop_date_lines: bool = False
+    # ... and where the page's metadata gives no date, move the date line that opens
+    # the article ("Aug 15", "Updated on July 9, 2025") into the byline row.
+    lift_lead_date: bool = False
     # Leave out a captioned figure that repeats the one right before it (the same
     # image files, the same caption): a photo served at two sizes.
     drop_twin_figures: bool = False
@@ -835,6 +838,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # .8513 / .8496, 10.00% / 10.39%. Every short date line at the start:
             # .8515 / .8498, but a thread's first post lost its date (forum goldens)
             drop_date_lines=True,
+            lift_lead_date=True,
             # off: readability-even theverge showed its lead photo twice; on: once;
             # wcxb-dev words and every other page's view unchanged but 0199 and 4074
             drop_twin_figures=True,

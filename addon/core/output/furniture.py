@@ -553,6 +553,52 @@ def drop_date_lines(
     return tuple(kept)
 
 
+def lead_date(
+    blocks: Sequence[Block],
+    *,
+    max_chars: int = 80,
+    prose_chars: int = 150,
+    max_lead: int = 4,
+    lead_prose: int = 1,
+) -> range:
+    """Return the lines of the date that opens the article, its label's with it, for the
+    byline row to show where the page's metadata gives no date; empty when there is none."""
+    # wcxb-dev 0200's "Aug 15", 0026's "Updated on July 9, 2025", 0158's "January 31,
+    # 2024": the page's only date, above its text. The lead is `drop_date_lines`'s. A
+    # thread opens each post with a date: where two lines are bare dates, none is lifted.
+    if _bare_dates(blocks, max_chars) >= 2:
+        return range(0)
+    prose = 0
+    for index, block in enumerate(blocks[:max_lead]):
+        prose += block.kind == "p" and len(block.text) >= prose_chars
+        if prose > lead_prose:
+            break
+        if block.kind == "p" and len(block.text) <= max_chars and _date_only(block.text):
+            # Its label on the line before: 0019's "Last updated:" over "Dec 12, 2025".
+            return range(index - _labelled(blocks, index), index + 1)
+    return range(0)
+
+
+def _labelled(blocks: Sequence[Block], index: int) -> int:
+    """Tell whether the line before INDEX is a date's label that a colon ends (1) or not (0)."""
+    if index == 0 or blocks[index - 1].kind != "p":
+        return 0
+    text = blocks[index - 1].text.rstrip()
+    words = _TOKEN_RE.findall(text.lower())
+    return int(text.endswith(":") and set(words) <= _LABEL_WORDS and not _STAMPS.isdisjoint(words))
+
+
+def _date_only(text: str) -> bool:
+    """Tell whether a line says only a date, stamped or not: a month's name and a number
+    ("Aug 15", "Updated on July 9, 2025"), or a year and two more numbers."""
+    words = _TOKEN_RE.findall(text.lower())
+    if not words or _rest(words):
+        return False
+    numbers = [word for word in words if _NUMBER.fullmatch(word)]
+    named = any(word in _MONTH_NUMBERS for word in words)
+    return bool(numbers) and (named or (len(numbers) >= 3 and _YEAR.search(text) is not None))
+
+
 def drop_vote_counts(blocks: Sequence[Block], *, max_chars: int = 8) -> tuple[Block, ...]:
     """Leave out a thread's vote counts: a paragraph of a number alone, not linked."""
     # Stack Exchange sets a question's and each answer's score as a paragraph of its
@@ -758,15 +804,19 @@ def _stamped(words: Sequence[str], *, published: str | None, named: bool) -> boo
 
 
 def _names_day(words: Sequence[str], published: str | None) -> bool:
-    """Tell whether words name the day of an ISO date: its year, its month (by name or
-    number) and its day, in any order."""
+    """Tell whether words name the day of an ISO date: its year (unless they name none), its
+    month (by name or number) and its day, in any order."""
     match = _ISO_DAY.match(published or "")
     if match is None:
         return False
     year, month, day = (int(part) for part in match.groups())
     numbers = {int(match[1]) for word in words if (match := _NUMBER.fullmatch(word))}
     months = {_MONTH_NUMBERS[word] for word in words if word in _MONTH_NUMBERS}
-    return year in numbers and day in numbers and (month in months or month in numbers)
+    # A month's name and day without a year (Wix's "Aug 15", wcxb-dev 0200, 0230) name
+    # the row's day too; a line with another year names another day.
+    yearless = months and max(numbers, default=0) <= _MAX_DAY
+    dated = year in numbers or bool(yearless)
+    return dated and day in numbers and (month in months or month in numbers)
 
 
 def _rest(words: Sequence[str]) -> list[str]:
@@ -831,6 +881,8 @@ _LINE_WORDS = (
 _NUMBER = re.compile(r"(\d+)(?:st|nd|rd|th|er|e)?")
 # A year, as a date line writes it.
 _YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
+# The highest day of a month.
+_MAX_DAY = 31
 # The day of an ISO 8601 date or date and time.
 _ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 

@@ -27,6 +27,7 @@ from addon.core.output.furniture import (
     drop_vote_counts,
     furniture_pattern,
     label_bar_pattern,
+    lead_date,
 )
 from addon.core.params import (
     ACTION_LABELS,
@@ -384,17 +385,41 @@ def test_a_standfirst_above_the_row_does_not_end_the_lead() -> None:
 def test_the_day_the_byline_row_shows_goes_alone_and_other_days_stay() -> None:
     # wcxb-dev 0002: "August 25, 2025" and "15 min" under a row dated 2025-08-25.
     prose = "Health and nutrition trends are no longer siloed categories, not at all. " * 3
-    lines = ("August 25, 2025", "15 min", "Reading Time: 11 minutes", "Aug 25th")
+    lines = ("August 25, 2025", "15 min", "Reading Time: 11 minutes", "Aug 24th")
     blocks = _text_blocks(*(("p", line) for line in lines), ("p", prose))
     published = "2025-08-25T13:59:22+00:00"
-    expected = (blocks[3], blocks[4])  # a day without its year may be another year's
+    expected = (blocks[3], blocks[4])  # another day
     assert drop_date_lines(blocks, published=published) == expected
+    # The day without a year (Wix's "Aug 15", wcxb-dev 0200) is the row's day; with
+    # another year, another day.
+    yearless = _text_blocks(("p", "Aug 25th"), ("p", "Aug 25, 2024"), ("p", prose))
+    assert drop_date_lines(yearless, published=published) == yearless[1:]
     numeric = _text_blocks(("p", "25/08/2025"), ("p", prose))
     assert drop_date_lines(numeric, published=published) == numeric[1:]
     # Another day, or the day beside other words, is the content's own.
     kept = _text_blocks(("p", "August 24, 2025"), ("p", "Doors open August 25, 2025"))
     assert drop_date_lines((*kept, blocks[-1]), published=published) == (*kept, blocks[-1])
     assert drop_date_lines(blocks[:1], published="not a date") == blocks[:1]
+
+
+def test_the_date_line_that_opens_the_article_is_found_for_the_byline_row() -> None:
+    # wcxb-dev 0158's "January 31, 2024", 0026's "Updated on July 9, 2025", 0200's "Aug
+    # 15": the page's only date, its metadata naming none.
+    prose = "Considering hiring a cleaner for your business but not sure what to pay? " * 3
+    for line in ("January 31, 2024", "Updated on July 9, 2025", "Aug 15", "31/01/2024"):
+        blocks = _text_blocks(("p", "Resources"), ("p", line), ("p", prose))
+        assert lead_date(blocks) == range(1, 2), line
+    # Its label on the line before, a colon ending it, comes with it (0019).
+    labelled = _text_blocks(("p", "Last updated:"), ("p", "Dec 12, 2025"), ("p", prose))
+    assert lead_date(labelled) == range(0, 2)
+    # Not a date alone, a year alone, a reading time, a date inside the prose or
+    # after the lead's prose, a thread's post dates.
+    for line in ("Doors open August 25, 2025", "2024", "15 min", "by Ann Lee | Apr 21, 2025"):
+        assert not lead_date(_text_blocks(("p", line), ("p", prose))), line
+    late = _text_blocks(("p", prose), ("p", prose), ("p", "Aug 15"))
+    assert not lead_date(late)
+    thread = _text_blocks(("p", "Jan 11, 2026"), ("p", prose), ("p", "Jan 12, 2026"))
+    assert not lead_date(thread)
 
 
 def test_a_bare_date_stays_where_another_bare_date_follows_as_in_a_thread() -> None:
