@@ -466,7 +466,9 @@ def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
         cut = partial(_cut_tail, extend=extend)
         steps.append((cut, "after a heading that names page furniture"))
     if extend.min_repeat_chars:
-        repeated = partial(drop_repeated_blocks, min_chars=extend.min_repeat_chars)
+        repeated = partial(
+            drop_repeated_blocks, min_chars=extend.min_repeat_chars, thread=found.dated_posts
+        )
         steps.append((repeated, "a run of blocks repeating an earlier run"))
     steps += _label_steps(extend)
     if extend.drop_twin_figures:

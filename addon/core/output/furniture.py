@@ -210,17 +210,21 @@ def _words_beyond(count: int) -> re.Pattern[str]:
 
 
 def drop_repeated_blocks(
-    blocks: Sequence[Block], *, min_chars: int = 20, min_run: int = 2
+    blocks: Sequence[Block], *, min_chars: int = 20, min_run: int = 2, thread: bool = False
 ) -> tuple[Block, ...]:
     """Leave out a run of blocks that repeats an earlier run block for block: a section served
-    twice."""
+    twice; in a `thread`, not a quotation."""
     # Pages serve one section twice (a mobile and a desktop copy, a tab and its
     # accordion twin) and clone carousels for their scrolling; a reader reads it
     # once. One block repeated alone is the article's own: a heading over every
     # product ("Specs"), a poem's refrain, a line quoted again. So only a run of
     # `min_run` blocks or more that repeats an earlier run, with `min_chars` of
     # text, goes. Code is never part of a run: documentation repeats an example.
-    keys = [_repeat_key(block) for block in blocks]
+    # Nor, in a thread, a quotation or a post's date: two replies of one day quote
+    # one post (wcxb-dev 1350, odd 2081); a poster's second post of the day repeats
+    # the name and date of the first. A page's carousel of quoted testimonials,
+    # cloned for its scrolling, goes (odd 0693).
+    keys = [_repeat_key(block, thread=thread) for block in blocks]
     earlier: dict[str, list[int]] = {}
     kept: list[Block] = []
     index = 0
@@ -486,10 +490,10 @@ def _figure_key(block: Block) -> tuple[str, tuple[str, ...]] | None:
 _IMAGE_SRC_RE = re.compile(r'<img src="([^"]*)"')
 
 
-def _repeat_key(block: Block) -> str:
+def _repeat_key(block: Block, *, thread: bool) -> str:
     """Return what a block is compared by: its kind and text, its markup when textless; "" for
-    code, which never repeats as furniture."""
-    if block.kind == "pre":
+    what never repeats as furniture: code; in a `thread`, quotations and post dates."""
+    if block.kind == "pre" or (thread and _post_own(block)):
         return ""
     # Compared as one line: a section's mobile twin breaks its lines elsewhere.
     # Built blocks hold lines of single spaces (block_texts): collapsing those
@@ -498,6 +502,11 @@ def _repeat_key(block: Block) -> str:
     if "  " in text:
         text = collapse(text)
     return f"{block.kind} {text}" if text else block.html
+
+
+def _post_own(block: Block, *, max_chars: int = 80) -> bool:
+    """Tell whether a thread's block is a post's own though it repeats: a quotation, a date."""
+    return block.kind == "blockquote" or _bare_date(block.text, max_chars)
 
 
 def _repeated_run(keys: Sequence[str], start: int, sources: Sequence[int]) -> int:

@@ -250,6 +250,31 @@ def test_short_repeated_blocks_and_repeated_code_are_kept() -> None:
     assert drop_repeated_blocks((), min_chars=20) == ()
 
 
+def test_a_threads_replies_quoting_one_post_keep_their_quotations() -> None:
+    # wcxb-dev 1350: two replies of one day quote the same post; the second reply's
+    # date and quotation read as a run repeating the first's, and went.
+    quote = "solaeros said: I don't think you'd have any trouble finding a troubleshooter."
+    blocks = _text_blocks(
+        ("ul", "Jul 9, 2007"), ("blockquote", quote), ("p", "Factories are where they learn."),
+        ("ul", "Jul 9, 2007"), ("blockquote", quote), ("p", "No doubt. I used to do E&I."),
+    )  # fmt: skip
+    assert drop_repeated_blocks(blocks, min_chars=20, thread=True) == blocks
+    # A poster's second post of the day repeats the name and date over the first's.
+    posts = _text_blocks(
+        ("h2", "sparky_jo"), ("ul", "Mar 4, 2024"), ("p", "What should I learn?"),
+        ("h2", "sparky_jo"), ("ul", "Mar 4, 2024"), ("p", "Thank you all."),
+    )  # fmt: skip
+    assert drop_repeated_blocks(posts, min_chars=20, thread=True) == posts
+    # A poster's details repeated under each post go (odd 0527).
+    details = _text_blocks(("p", "Join Date: Aug 2008"), ("p", "Posts: 1,077"))
+    kept = drop_repeated_blocks((*details, posts[2], *details), min_chars=20, thread=True)
+    assert kept == (*details, posts[2])
+    # Outside a thread, a carousel of quoted testimonials cloned for its scrolling
+    # goes (odd 0693).
+    carousel = _text_blocks(("blockquote", quote), ("blockquote", "It is so easy to use."))
+    assert drop_repeated_blocks((*carousel, *carousel), min_chars=20) == carousel
+
+
 def test_a_related_box_inside_the_article_goes_alone() -> None:
     long = "The article goes on after the box, sentence after sentence, at length. " * 8
     blocks = _text_blocks(
