@@ -65,6 +65,7 @@ from addon.core.output.furniture import (
     lead_date,
 )
 from addon.core.output.headings import headline_link, outline
+from addon.core.output.images import bind_captions
 from addon.core.output.text import plain_text, word_count
 from addon.core.output.urls import UrlBase, link_host
 from addon.core.paper.blockextractor import (
@@ -432,6 +433,7 @@ def _output(found: _Found, extend: ExtendParams) -> _Output:
     """Build the blocks, end them at a late furniture heading, drop a repeated run, outline."""
     chosen = found.chosen
     restore_formulas(found.formulas, chosen.drop)
+    bind_captions(chosen.top, chosen.drop, UrlBase.of(found.base_url))
     blocks: Sequence[Block] = build_blocks(chosen.top, base_url=found.base_url, drop=chosen.drop)
     left_out: list[LeftOut] = []
     for step, reason in _furniture_steps(found, extend):

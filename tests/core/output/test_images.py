@@ -7,6 +7,7 @@ import pytest
 
 from addon.core.heuristics.parse import parse
 from addon.core.output.images import (
+    bind_captions,
     image_from_itemid,
     is_placeholder,
     pick_from_srcset,
@@ -77,3 +78,63 @@ def test_a_figure_named_by_its_microdata_gets_its_image_unless_the_url_is_broken
     image_from_itemid(second)
     assert first[0].get("src") == "https://img.example/a.jpg"
     assert second.find("img") is None
+
+
+BASE = UrlBase.of("https://blog.example/2025/12/art-diary")
+PLACEHOLDER = "https://blog.example/wp-content/plugins/a3-lazy-load/lazy_placeholder.gif"
+
+
+def _bound(body: str) -> str:
+    """Bind the captions of a page's body and return it serialised."""
+    root = parse(f"<body>{body}</body>")
+    assert root is not None
+    bind_captions([root], (), BASE)
+    return lxml.html.tostring(root, encoding="unicode")
+
+
+def test_a_box_of_one_image_and_its_named_caption_becomes_a_figure() -> None:
+    # WordPress's classic caption (wcxb-dev 0408): a div.wp-caption around a picture
+    # and p.wp-caption-text, or a caption the image's aria-describedby names.
+    classic = _bound(
+        '<div class="wp-caption"><picture><img src="/a.jpg" alt=""></picture>'
+        '<p class="wp-caption-text">Ivon Hitchens, Day\'s Rest, 1960</p></div>'
+    )
+    assert '<figure class="wp-caption"><picture>' in classic
+    assert '<figcaption class="wp-caption-text">Ivon Hitchens' in classic
+    described = _bound(
+        '<div><a href="/a.jpg"><img src="/a.jpg" aria-describedby="c1"></a>'
+        '<span id="c1">The weir at dawn</span></div>'
+    )
+    assert '<figcaption id="c1">The weir at dawn</figcaption></figure>' in described
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # no caption named so, a second image, text beside them, a caption of blocks
+        '<div><img src="/a.jpg"><p>The weir at dawn</p></div>',
+        '<div><img src="/a.jpg"><img src="/b.jpg"><p class="caption">Two</p></div>',
+        '<div>Look: <img src="/a.jpg"><p class="caption">The weir</p></div>',
+        '<div><img src="/a.jpg"><div class="caption"><h4>Ann</h4><p>Great service</p></div></div>',
+        # inside a figure, in a list item, an image the view cannot show
+        '<figure><div><img src="/a.jpg"><p class="caption">The weir</p></div></figure>',
+        '<ul><li><img src="/a.jpg"><p class="caption">The weir</p></li></ul>',
+        f'<div><img src="{PLACEHOLDER}"><p class="caption">The weir</p></div>',
+    ],
+)
+def test_other_boxes_stay_as_they_are(body: str) -> None:
+    assert "figcaption" not in _bound(body)
+
+
+def test_a_placeholder_shows_the_photo_its_link_opens() -> None:
+    # a3 Lazy Load (wcxb-dev 4068): the photo is named only by the lightbox link.
+    root = parse(
+        f'<body><a href="/uploads/watch.jpg?v=2"><img src="{PLACEHOLDER}" alt="A watch"></a>'
+        f'<a href="/shop/watch"><img src="{PLACEHOLDER}" alt="Buy"></a></body>'
+    )
+    assert root is not None
+    linked, shop = root.iter("img")
+    scrub_image(linked, BASE)
+    scrub_image(shop, BASE)
+    assert linked.get("src") == "https://blog.example/uploads/watch.jpg?v=2"
+    assert shop.tag != "img"  # a link to a page names no photo: the placeholder goes
