@@ -266,4 +266,44 @@ def _parse_utf8(source: bytes) -> etree._Element | None:
         return None
     if any(error.type_name == "ERR_RESOURCE_LIMIT" for error in parser.error_log):
         return _TOO_DEEP
-    return root if isinstance(root, etree._Element) else None
+    if not isinstance(root, etree._Element):
+        return None
+    mend_heading_paragraphs(root, source)
+    return root
+
+
+def mend_heading_paragraphs(root: etree._Element, source: bytes) -> None:
+    """Put back into its heading the paragraph libxml2 moved out of it: `<h1><p>Auth</p></h1>`."""
+    # A browser keeps the paragraph in the heading; libxml2 closes the heading at the
+    # `<p>`, leaving it empty and its text a paragraph after it (React sites: wcxb-dev
+    # 0676's "Auth", its headline, under an h1 of nothing). The empty headings with a
+    # paragraph right after them are mended where the source holds as many headings
+    # that open with a paragraph: else one of them was empty in the source too.
+    emptied = [heading for heading in root.iter(*_HEADINGS) if _emptied(heading)]
+    if not emptied or len(_HEADING_PARAGRAPH.findall(source)) != len(emptied):
+        return
+    for heading in emptied:
+        paragraph = heading.getnext()
+        if paragraph is None:  # for the type checker: _emptied saw it
+            continue
+        heading.text = paragraph.text
+        heading.extend(list(paragraph))
+        heading.tail = paragraph.tail
+        heading.getparent().remove(paragraph)  # type: ignore[union-attr]
+
+
+def _emptied(heading: etree._Element) -> bool:
+    """Tell whether a heading is empty, a paragraph right after it."""
+    following = heading.getnext()
+    return (
+        not len(heading)
+        and not (heading.text or "").strip()
+        and following is not None
+        and following.tag == "p"
+        and not (heading.tail or "").strip()
+    )
+
+
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+# A heading's start tag, then a paragraph's.
+_HEADING_PARAGRAPH = re.compile(rb"<h[1-6](?:\s[^>]*)?>\s*<p[\s>]", re.IGNORECASE)

@@ -107,3 +107,30 @@ def test_tags_within_the_cap_keep_every_byte() -> None:
     assert cap_attributes(quoted) is quoted
     script = b"<script>if (i<n " + b"x " * 3000 + b")</script>"
     assert cap_attributes(script) is script
+
+
+def _serialised(text: str) -> str:
+    root = parse(text)
+    assert root is not None
+    return lxml.html.tostring(root.find(".//div"), encoding="unicode")
+
+
+def test_a_paragraph_libxml2_moved_out_of_its_heading_goes_back() -> None:
+    # React sites write `<h1><p>Auth</p></h1>` (wcxb-dev 0676); libxml2 closes the
+    # heading at the `<p>`, a browser keeps it in.
+    mended = _serialised(
+        '<div><h1 class="t"><p>Auth</p></h1><h2> <p>Use <b>it</b> well.</p></h2><p>Body</p></div>'
+    )
+    assert mended == '<div><h1 class="t">Auth</h1><h2>Use <b>it</b> well.</h2><p>Body</p></div>'
+    # A heading empty in the source as well: the count differs, nothing is mended.
+    assert _serialised("<div><h1><p>Auth</p></h1><h3></h3><p>x</p></div>") == (
+        "<div><h1></h1><p>Auth</p><h3></h3><p>x</p></div>"
+    )
+    # Text before the paragraph: libxml2 keeps it in the heading, which is not empty.
+    assert _serialised("<div><h2>Title<p>para</p></h2></div>") == (
+        "<div><h2>Title</h2><p>para</p></div>"
+    )
+    # Parsed from the page's UTF-8 bytes too.
+    root = parse(None, utf8=b"<div><h1><p>Auth</p></h1><p>Body</p></div>")
+    assert root is not None
+    assert lxml.html.tostring(root.find(".//h1"), encoding="unicode") == "<h1>Auth</h1>"
