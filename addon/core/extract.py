@@ -63,9 +63,11 @@ from addon.core.output.furniture import (
     furniture_pattern,
     label_bar_pattern,
     lead_date,
+    trim_rules,
 )
 from addon.core.output.headings import headline_link, outline
 from addon.core.output.images import bind_captions
+from addon.core.output.posts import part_posts
 from addon.core.output.text import plain_text, word_count
 from addon.core.output.urls import UrlBase, link_host
 from addon.core.paper.blockextractor import (
@@ -434,6 +436,8 @@ def _output(found: _Found, extend: ExtendParams) -> _Output:
     chosen = found.chosen
     restore_formulas(found.formulas, chosen.drop)
     bind_captions(chosen.top, chosen.drop, UrlBase.of(found.base_url))
+    if found.dated_posts and extend.part_posts:
+        part_posts(chosen.top, chosen.drop)
     blocks: Sequence[Block] = build_blocks(chosen.top, base_url=found.base_url, drop=chosen.drop)
     left_out: list[LeftOut] = []
     for step, reason in _furniture_steps(found, extend):
@@ -445,8 +449,9 @@ def _output(found: _Found, extend: ExtendParams) -> _Output:
     if lines:
         left_out += [LeftOut("a date line, shown in the byline row", published or "")]
         blocks = (*blocks[: lines.start], *blocks[lines.stop :])
-    # Last: the furniture cut may take headings away.
-    return _Output(outline(blocks), tuple(left_out), published)
+    # Last: the furniture cut may take headings away, and a post's blocks from between
+    # the rules that part it from the posts around it.
+    return _Output(outline(trim_rules(blocks)), tuple(left_out), published)
 
 
 def _lead_date(blocks: Sequence[Block], found: _Found, extend: ExtendParams) -> range:

@@ -569,6 +569,9 @@ class ExtendParams:
     # ... and where the page's metadata gives no date, move the date line that opens
     # the article ("Aug 15", "Updated on July 9, 2025") into the byline row.
     lift_lead_date: bool = False
+    # In a thread, set a rule between each post and the next: the posts of one tag
+    # and first class name (output/posts.py).
+    part_posts: bool = False
     # Leave out a captioned figure that repeats the one right before it (the same
     # image files, the same caption): a photo served at two sizes.
     drop_twin_figures: bool = False
@@ -839,6 +842,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # .8515 / .8498, but a thread's first post lost its date (forum goldens)
             drop_date_lines=True,
             lift_lead_date=True,
+            part_posts=True,
             # off: readability-even theverge showed its lead photo twice; on: once;
             # wcxb-dev words and every other page's view unchanged but 0199 and 4074
             drop_twin_figures=True,

@@ -492,7 +492,7 @@ _IMAGE_SRC_RE = re.compile(r'<img src="([^"]*)"')
 
 def _repeat_key(block: Block, *, thread: bool) -> str:
     """Return what a block is compared by: its kind and text, its markup when textless; "" for
-    what never repeats as furniture: code; in a `thread`, quotations and post dates."""
+    what never repeats as furniture: code; in a `thread`, quotations, post dates, rules."""
     if block.kind == "pre" or (thread and _post_own(block)):
         return ""
     # Compared as one line: a section's mobile twin breaks its lines elsewhere.
@@ -505,8 +505,9 @@ def _repeat_key(block: Block, *, thread: bool) -> str:
 
 
 def _post_own(block: Block, *, max_chars: int = 80) -> bool:
-    """Tell whether a thread's block is a post's own though it repeats: a quotation, a date."""
-    return block.kind == "blockquote" or _bare_date(block.text, max_chars)
+    """Tell whether a thread's block is a post's own though it repeats: a quotation, a date,
+    the rule before it (`part_posts`)."""
+    return block.kind in ("blockquote", "hr") or _bare_date(block.text, max_chars)
 
 
 def _repeated_run(keys: Sequence[str], start: int, sources: Sequence[int]) -> int:
@@ -896,7 +897,7 @@ _MAX_DAY = 31
 _ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
-def trim_rules(blocks: list[Block]) -> tuple[Block, ...]:
+def trim_rules(blocks: Sequence[Block]) -> tuple[Block, ...]:
     """Drop rules at the ends and repeated rules: they separate nothing."""
     kept: list[Block] = []
     for block in blocks:
