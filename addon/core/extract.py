@@ -49,6 +49,7 @@ from addon.core.output.furniture import (
     LabelKeys,
     cut_furniture_tail,
     cut_teaser_dates,
+    drop_author_photos,
     drop_closing_headings,
     drop_date_lines,
     drop_disclosures,
@@ -489,8 +490,8 @@ def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
     if extend.furniture_tag_lines:
         tags = partial(drop_lead_tag_lines, pattern=furniture_pattern(extend.furniture_tag_lines))
         steps.append((tags, "a post's tag line above the article"))
-    if extend.drop_date_lines and not found.dated_posts:
-        steps += _date_line_steps(found)
+    if not found.dated_posts:
+        steps += _date_line_steps(found, extend)
     if extend.drop_related_leads:
         steps.append((drop_related_leads, "a lead-in to other posts, its links gone"))
     if extend.drop_closing_headings:
@@ -507,15 +508,20 @@ def _post_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, str]]:
     return [teasers] if extend.cut_teaser_dates else []
 
 
-def _date_line_steps(found: _Found) -> list[tuple[_Step, str]]:
-    """List the steps that leave out the lines the byline row shows, at the head and foot."""
+def _date_line_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, str]]:
+    """List the steps that leave out the lines the byline row shows, at the head and foot,
+    and the author's photo."""
     meta = found.meta
-    dated = partial(drop_date_lines, published=meta.published, byline=meta.byline)
-    foot = partial(drop_foot_date_lines, published=meta.published, byline=meta.byline)
-    return [
-        (dated, "a date, author or reading-time line the byline row shows"),
-        (foot, "a date or author line after the text: the byline row at its foot"),
-    ]
+    steps: list[tuple[_Step, str]] = []
+    if extend.drop_date_lines:
+        dated = partial(drop_date_lines, published=meta.published, byline=meta.byline)
+        foot = partial(drop_foot_date_lines, published=meta.published, byline=meta.byline)
+        steps.append((dated, "a date, author or reading-time line the byline row shows"))
+        steps.append((foot, "a date or author line after the text: the byline row at its foot"))
+    if extend.drop_author_photos:
+        photos = partial(drop_author_photos, byline=meta.byline)
+        steps.append((photos, "the author's photo at the article's start: the byline row"))
+    return steps
 
 
 def _label_steps(extend: ExtendParams) -> list[tuple[_Step, str]]:

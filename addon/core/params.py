@@ -572,6 +572,9 @@ class ExtendParams:
     # In a thread, set a rule between each post and the next: the posts of one tag
     # and first class name (output/posts.py).
     part_posts: bool = False
+    # Leave out the author's photo among the article's first blocks, an uncaptioned
+    # figure the byline or its alt names, or linking to an author page.
+    drop_author_photos: bool = False
     # Leave out a captioned figure that repeats the one right before it (the same
     # image files, the same caption): a photo served at two sizes.
     drop_twin_figures: bool = False
@@ -843,6 +846,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             drop_date_lines=True,
             lift_lead_date=True,
             part_posts=True,
+            drop_author_photos=True,
             # off: readability-even theverge showed its lead photo twice; on: once;
             # wcxb-dev words and every other page's view unchanged but 0199 and 4074
             drop_twin_figures=True,

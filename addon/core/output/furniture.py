@@ -452,6 +452,51 @@ def drop_logo_links(blocks: Sequence[Block], *, origin: str) -> tuple[Block, ...
     )
 
 
+def drop_author_photos(
+    blocks: Sequence[Block],
+    *,
+    byline: str | None,
+    prose_chars: int = 150,
+    max_lead: int = 4,
+    lead_prose: int = 1,
+) -> tuple[Block, ...]:
+    """Leave out the author's photo among the article's first blocks: an uncaptioned figure
+    whose image the `byline` names, or says it is the author's, or that links to an author
+    page."""
+    # wcxb-dev 0198's alt "Kristian Larsen" beside a byline of that name, 0480's
+    # "Author image", 0032's logo linking to /author/everfit: the byline row names them.
+    # The lead is `drop_date_lines`'s.
+    kept: list[Block] = []
+    prose = 0
+    for index, block in enumerate(blocks):
+        prose += block.kind == "p" and len(block.text) >= prose_chars
+        if index >= max_lead or prose > lead_prose:
+            return (*kept, *blocks[index:])
+        if not _author_photo(block, byline):
+            kept.append(block)
+    return tuple(kept)
+
+
+def _author_photo(block: Block, byline: str | None) -> bool:
+    """Tell whether a block is a figure of one image the byline names, an author's photo by
+    its alt, or an image linking to an author page, with no caption."""
+    if block.kind != "figure" or block.text.strip() or block.html.count("<img") != 1:
+        return False
+    alt = _ALT_RE.search(block.html)
+    said = " ".join(alt.group(1).split()).lower() if alt else ""
+    if said and (said == (byline or "").lower() or _AUTHOR_ALT.fullmatch(said)):
+        return True
+    return any(_AUTHOR_PATH.search(href) for href in _HREF_RE.findall(block.html))
+
+
+# An image's alt, as the output stage serialises it.
+_ALT_RE = re.compile(r' alt="([^"]*)"')
+# An alt that says the image is the author's: "Author image", "author photo", "Avatar".
+_AUTHOR_ALT = re.compile(r"(?:(?:the )?author(?:'s)? (?:image|photo|picture|avatar)|avatar)")
+# An author's page on blog engines: WordPress's /author/, Ghost's /author/, /authors/.
+_AUTHOR_PATH = re.compile(r"^https?://[^/]+/(?:[^?#]*/)?authors?/[^/?#]+/?(?:[?#]|$)")
+
+
 def _links_home(block: Block, host: str) -> bool:
     """Tell whether a textless block holds images and only links to HOST's home page."""
     if block.text.strip() or "<img" not in block.html:
@@ -878,6 +923,8 @@ _LINE_WORDS = (
     | _BY_WORDS
     | tag_set(
         "last on at and time am pm monday tuesday wednesday thursday friday saturday sunday "
+        # a weekday's short name ("Fri, 19th Dec 2025", wcxb-dev 0480)
+        "mon tue tues wed thu thur thurs fri sat sun "
         # a relative date ("Published a day ago ~ 6 minutes read", wcxb-dev 0466)
         "ago a an today yesterday hour hours day days week weeks month months year years "
         # a time zone ("November 3, 2025 (8:42 AM ET)", wcxb-dev 0078)

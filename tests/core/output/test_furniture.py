@@ -14,6 +14,7 @@ from addon.core.output.furniture import (
     _names_furniture,
     cut_furniture_tail,
     cut_teaser_dates,
+    drop_author_photos,
     drop_closing_headings,
     drop_date_lines,
     drop_disclosures,
@@ -445,6 +446,39 @@ def test_the_date_line_that_opens_the_article_is_found_for_the_byline_row() -> N
     assert not lead_date(late)
     thread = _text_blocks(("p", "Jan 11, 2026"), ("p", prose), ("p", "Jan 12, 2026"))
     assert not lead_date(thread)
+
+
+def test_a_weekdays_short_name_is_a_date_lines_own_word() -> None:
+    # wcxb-dev 0480: "Fri, 19th Dec 2025" under a row dated that day.
+    prose = "Enterprise buyers are set to pull back from large deployments of AI next year. " * 2
+    blocks = _text_blocks(("p", "Fri, 19th Dec 2025"), ("p", prose))
+    assert drop_date_lines(blocks, published="2025-12-19T09:04:00+13:00") == blocks[1:]
+
+
+def _photo(img: str, caption: str = "") -> Block:
+    figcaption = f"<figcaption>{caption}</figcaption>" if caption else ""
+    return Block("figure", f"<figure>{img}{figcaption}</figure>", caption)
+
+
+def test_the_authors_photo_at_the_start_goes() -> None:
+    # wcxb-dev 0198 (alt the byline's name), 0480 ("Author image"), 0032 (a link to
+    # the author's page); a photo the article shows, a captioned one and a later one stay.
+    prose = "Choosing between audiobook subscriptions should not be complicated at all. " * 3
+    named = _photo('<img src="https://x.example/k.jpg" alt="Kristian Larsen">')
+    said = _photo('<img src="https://x.example/s.webp" alt="Author image">')
+    linked = _photo(
+        '<a href="https://blog.example/author/everfit"><img src="https://x.example/e.png" '
+        'alt="Everfit Team"></a>'
+    )
+    photo = _photo('<img src="https://x.example/books.jpg" alt="A stack of books">')
+    captioned = _photo('<img src="https://x.example/k2.jpg" alt="Kristian Larsen">', "Me, 2024")
+    (text,) = _text_blocks(("p", prose))
+    blocks = (named, said, linked, text)
+    assert drop_author_photos(blocks, byline="Kristian Larsen") == (text,)
+    kept = (photo, captioned, text, text, named)
+    assert drop_author_photos(kept, byline="Kristian Larsen") == kept
+    # Without a byline, a name is no evidence.
+    assert drop_author_photos((named, text), byline=None) == (named, text)
 
 
 def test_a_bare_date_stays_where_another_bare_date_follows_as_in_a_thread() -> None:
