@@ -294,14 +294,11 @@ def mend_heading_paragraphs(root: etree._Element, source: bytes) -> None:
 
 def _emptied(heading: etree._Element) -> bool:
     """Tell whether a heading is empty, a paragraph right after it."""
+    # Most headings have text: read first, before the next element's proxy is made.
+    if len(heading) or (heading.text or "").strip() or (heading.tail or "").strip():
+        return False
     following = heading.getnext()
-    return (
-        not len(heading)
-        and not (heading.text or "").strip()
-        and following is not None
-        and following.tag == "p"
-        and not (heading.tail or "").strip()
-    )
+    return following is not None and following.tag == "p"
 
 
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")

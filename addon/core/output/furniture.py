@@ -946,6 +946,8 @@ _ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 def trim_rules(blocks: Sequence[Block]) -> tuple[Block, ...]:
     """Drop rules at the ends and repeated rules: they separate nothing."""
+    if all(block.kind != "hr" for block in blocks):
+        return tuple(blocks)
     kept: list[Block] = []
     for block in blocks:
         if block.kind == "hr" and (not kept or kept[-1].kind == "hr"):

@@ -125,11 +125,13 @@ def _caption_beside(img: Element, *, max_depth: int = 5) -> Element | None:
         box = part.getparent()
         if box is None or box.tag in _CAPTION_STOPS:
             return None
-        children = [child for child in box if isinstance(child.tag, str)]
-        if box.tag == "div" and len(children) == 2:
-            other = children[1] if children[0] is part else children[0]
+        # The parser drops comments and processing instructions: the children are
+        # elements (`_captions_its_box` checks again).
+        count = len(box)
+        if count == 2 and box.tag == "div":
+            other = box[1] if box[0] is part else box[0]
             return other if other.tag in _CAPTION_TAGS else None
-        if len(children) != 1:  # a wrapper holds the image alone
+        if count != 1:  # a wrapper holds the image alone
             return None
         part = box
     return None
