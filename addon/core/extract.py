@@ -370,10 +370,16 @@ def preprocess(root: etree._Element, extend: ExtendParams) -> Preprocessed:
         review_max_sections=extend.review_max_sections,
         consent_words=extend.consent_words,
         names=names,
+        headings=_furniture_headings(extend),
     )
     thread = bool(extend.comment_words) and not extend.comment_words <= words
     skip = banner_only(root, banners, min_rest=extend.consent_min_rest)
     return Preprocessed(skip, thread, formulas)
+
+
+def _furniture_headings(extend: ExtendParams) -> re.Pattern[str] | None:
+    """Compile the furniture headings' words, when the parameters name any."""
+    return furniture_pattern(extend.furniture_headings) if extend.furniture_headings else None
 
 
 def _write_article(

@@ -17,9 +17,10 @@ from itertools import accumulate
 
 from lxml import etree
 
-from addon.core.dom import attribute_value_set
+from addon.core.dom import attribute_value_set, text_content
 from addon.core.heuristics.consent import drop_consent
 from addon.core.heuristics.hiding import NAMING, drop_unless_main, owners_of
+from addon.core.output.furniture import heading_names_furniture
 from addon.core.params import ExtendParams, Words
 
 
@@ -34,10 +35,12 @@ def drop_named_furniture(
     review_max_sections: int,
     consent_words: Words = frozenset(),
     names: PageNames | None = None,
+    headings: re.Pattern[str] | None = None,
 ) -> int:
     """Remove elements named as furniture, footer, reviews or consent; return the consent's text.
 
-    `names` are the page's class and id values (`page_names`), when the caller has them.
+    `names` are the page's class and id values (`page_names`), when the caller has them;
+    `headings`, the furniture headings' words: a heading they name goes by its id too.
     """
     # One pass over the class and id values finds all four; an element named only
     # after the footer gets the smaller share, as a wrapper named after the
@@ -47,11 +50,19 @@ def drop_named_furniture(
     marking = words | footer_words | review_words
     if not marking:
         return held
-    marked = owners_of(root, names.named(marking))
+    values = names.named(marking)
+    marked = owners_of(root, values)
     holders = article_holders(root) if marked else set()
     lines = Lines(set(marked))
     furniture, footers, reviews = _sort_marked(
-        [e for e in marked if not in_running_text(e, lines) and e not in holders],
+        [
+            e
+            for e in marked
+            if not in_running_text(e, lines)
+            and e not in holders
+            and not in_code(e)
+            and not named_by_own_text(e, values, headings)
+        ],
         names.named(words),
         names.named(review_words),
     )
@@ -60,6 +71,41 @@ def drop_named_furniture(
     sections = review_sections(reviews, root, max_sections=review_max_sections)
     drop_unless_main(sections, root, max_share=max_share)
     return held
+
+
+def in_code(element: etree._Element) -> bool:
+    """Tell whether an element stands inside a <pre>: a program, which keeps every character."""
+    # A highlighter's comment line (react.dev's `<pre><code><div class="cm-line"><span
+    # class="sp-syntax-comment">`, wcxb-dev 0674, 2873: 17 of 29 comments gone).
+    return next(element.iterancestors("pre"), None) is not None
+
+
+def named_by_own_text(
+    element: etree._Element, values: Set[str], headings: re.Pattern[str] | None = None
+) -> bool:
+    """Tell whether a heading is named furniture only by its id, and the id spells its own
+    words (an anchor's slug: "20-we-are-social" over "20. We Are Social"), words that
+    `headings` does not name furniture."""
+    # wcxb-dev 0166's "20. We Are Social", 0674's "Sharing data between components":
+    # the heading went, its section under the heading before it. A heading whose own
+    # words name furniture ("Related Products", a field group in odd 4841's
+    # documentation) would end the content at the output stage, its section with it.
+    ident = element.get("id")
+    if element.tag not in _HEADING_TAGS or ident is None or ident not in values:
+        return False
+    if element.get("class") in values:
+        return False
+    text = text_content(element)
+    if headings is not None and heading_names_furniture(text, headings):
+        return False
+    slug = [word for word in _SLUG_SPLIT.split(ident.lower()) if word]
+    return bool(slug) and set(slug) <= set(_SLUG_WORD.findall(text.lower()))
+
+
+_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# The pieces of an anchor's slug, and the words of a heading.
+_SLUG_SPLIT = re.compile(r"[^\w]+|_")
+_SLUG_WORD = re.compile(r"[^\W_]+")
 
 
 def article_holders(root: etree._Element) -> set[etree._Element]:

@@ -784,8 +784,10 @@ def _scrub_divlike(
     if _allows_paragraph(el, holders):
         el.tag = "p"
         filter_attrs(el, NO_ATTRS)
-    else:
-        # Spaces keep its words apart from those beside it once unwrapped.
+    elif next(el.iterancestors("pre"), None) is None:
+        # Spaces keep its words apart from those beside it once unwrapped; in code,
+        # whose every character counts, a line box already ends its line
+        # (`break_code_lines`).
         el.text = " " + safe_text(el.text)
         el.tail = " " + safe_text(el.tail)
 

@@ -114,13 +114,18 @@ def break_code_lines(pre: Element) -> None:
 
 
 def _is_code_line(element: Element) -> bool:
-    """Tell whether an element's class names it a line of code."""
-    return "line" in (element.get("class") or "").split()
+    """Tell whether an element is a line of code: a class names it so, or it is a block box
+    (a browser starts a div inside a pre on a line of its own)."""
+    # CodeMirror's `<div class="cm-line">` (react.dev, wcxb-dev 0674, 2873).
+    return element.tag in _CODE_LINE_TAGS or "line" in (element.get("class") or "").split()
 
 
-# The elements of a pre that a class names a line of code.
+# The block boxes that stand on lines of their own inside a pre.
+_CODE_LINE_TAGS = frozenset({"div", "p"})
+# The elements of a pre that a class names a line of code, and its block boxes.
 _CODE_LINES = etree.XPath(
     "descendant::*[contains(concat(' ', normalize-space(@class), ' '), ' line ')]"
+    " | descendant::div | descendant::p"
 )
 
 

@@ -255,6 +255,41 @@ def test_a_code_token_named_as_comments_is_kept() -> None:
     assert "Nice post" not in text
 
 
+def test_a_comment_line_deep_inside_a_pre_is_kept() -> None:
+    # wcxb-dev 0674, 2873 (react.dev): `<pre><code><div class="cm-line"><span
+    # class="sp-syntax-comment">`, the comment's span not straight under the pre.
+    story = "Words of the story. " * 30
+    root = lxml.html.document_fromstring(
+        f"<body><p>{story}</p><pre><code><div class='cm-line'>"
+        "<span class='sp-syntax-comment'>/* In your CSS */</span></div>"
+        "<div class='comment'>// a whole line named so</div>"
+        "<div class='cm-line'>.avatar { border-radius: 50%; }</div></code></pre></body>"
+    )
+    _drop_named(root, COMMENT_WORDS, NONE, max_share=0.5, footer_max_share=0.2)
+    text = root.text_content()
+    assert "/* In your CSS */" in text
+    assert "// a whole line named so" in text
+
+
+def test_a_heading_named_only_by_the_slug_of_its_words_is_kept() -> None:
+    # wcxb-dev 0166: `<h3 id="20-we-are-social">20. We Are Social</h3>` in a list of
+    # agencies; "social" names share bars.
+    story = "Words of the story. " * 30
+    page = (
+        f"<body><p>{story}</p><h3 id='20-we-are-social'>20. We Are Social</h3><p>{story}</p>"
+        "<h3 id='share-this'>Tweet it</h3><h3 class='social' id='social'>Social</h3>"
+        f"<h3 id='related-products'>Related Products</h3><p>{story}</p></body>"
+    )
+    root = lxml.html.document_fromstring(page)
+    drop_named_furniture(
+        root, BOILERPLATE_WORDS, NONE, NONE, max_share=0.5, footer_max_share=0.2,
+        review_max_sections=0, headings=re.compile("related products"),
+    )  # fmt: skip
+    headings = [heading.text_content() for heading in root.iter("h3")]
+    # Not an id of other words, nor a class, nor words that name furniture themselves.
+    assert headings == ["20. We Are Social"]
+
+
 def test_is_sentence_reads_the_end_of_a_text() -> None:
     assert is_sentence('"I\'d prefer that you would withdraw for the present."')
     assert is_sentence("Ah Bartleby! Ah humanity!")

@@ -122,6 +122,17 @@ def test_code_lines_set_apart_by_a_style_keep_their_line_breaks() -> None:
     assert pre.text_content() == "npm create vite\ncd my-project\nnpm install4"
 
 
+def test_a_code_blocks_line_boxes_stand_on_lines_of_their_own() -> None:
+    # CodeMirror's `<div class="cm-line">` (react.dev, wcxb-dev 0674, 2873) and any
+    # div inside a pre: a browser starts each on a new line.
+    pre = lxml.html.fragment_fromstring(
+        "<pre><code><div class='cm-line'>/* In your CSS */</div><div class='cm-line'>.a {</div>"
+        "<div>  margin: 0;</div><div>}</div></code></pre>"
+    )
+    break_code_lines(pre)
+    assert pre.text_content() == "/* In your CSS */\n.a {\n  margin: 0;\n}"
+
+
 def test_code_lines_parted_by_a_control_character_keep_their_line_break() -> None:
     # The parser keeps a U+0003 between two lines, which lxml refuses from its API.
     pre = lxml.html.fragment_fromstring(
