@@ -252,11 +252,28 @@ def _dense_within(
                 )
             )
             or _item_list(lines[i].element) in lists
+            or _described_term(lines, i, content)
             or (i in lone and (_among_siblings(lines, i) or _row_value(lines[i])))
             or (labelled and _infobox_value(lines[i]))
             or (dated and (_dated_link(lines[i].element) or _poster_link(lines[i].element)))
         )
     }
+
+
+def _described_term(lines: Sequence[Line], index: int, content: set[int]) -> bool:
+    """Tell whether a linked term of a definition list has its description kept after it."""
+    # MDN's reference pages (wcxb-dev 2992): `<dt><a><code>Promise.all()</code></a></dt>`
+    # over what it does; the terms went as link lines, their descriptions stayed,
+    # nameless.
+    line = lines[index]
+    description = line.element.getnext() if line.tag == "dt" else None
+    if description is None or description.tag != "dd":
+        return False
+    after = next((i for i in range(index + 1, len(lines)) if lines[i].t1 > 0), None)
+    if after is None or after not in content:
+        return False
+    element = lines[after].element
+    return element is description or any(up is description for up in element.iterancestors())
 
 
 def _linked_section_title(lines: Sequence[Line], index: int, content: set[int]) -> bool:

@@ -749,3 +749,23 @@ def test_a_heading_the_pages_links_lead_to_or_that_names_furniture_stays() -> No
 def test_a_heading_right_over_a_heading_or_over_kept_text_stays() -> None:
     body = f"<h2>Part one</h2><h3>The start</h3><p>{PROSE}</p><h2>Part two</h2><p>{PROSE}</p>"
     assert _chosen_text(body, ORPHANS).count("Part") == 2
+
+
+def test_a_linked_term_whose_description_is_kept_is_kept() -> None:
+    # MDN (wcxb-dev 2992): `<dt><a><code>Promise.all()</code></a></dt>` over its
+    # description; the terms went as link lines, the descriptions stayed nameless.
+    prose = "The Promise class offers static methods to run promises together. " * 4
+    terms = "".join(
+        f"<dt><a href='/docs/Promise/{name}'><code>Promise.{name}()</code></a></dt>"
+        f"<dd><p>{text} when the promises the story gives it settle, as described.</p></dd>"
+        for name, text in (("all", "Fulfills"), ("any", "Fulfills first"), ("race", "Settles"))
+    )
+    body = f"<div><p>{prose}</p><dl>{terms}</dl><p>{prose}</p></div>"
+    on = replace(_WITHIN, spare_within_subtree=True)
+    text = _list_text(body, on)
+    assert "Promise.all()" in text and "Promise.race()" in text
+    # Terms without descriptions are a link list: they stay out, the prose in.
+    bare = "".join(f"<dt><a href='/docs/{n}'><code>Promise.{n}()</code></a></dt>" for n in "xyz")
+    told = f"<div><p>{prose} A story.</p><dl>{bare}</dl><p>{prose} The story.</p></div>"
+    text = _list_text(told, on)
+    assert "The story." in text and "Promise.x()" not in text
