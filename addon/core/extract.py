@@ -481,7 +481,10 @@ def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
         steps.append((cut, "after a heading that names page furniture"))
     if extend.min_repeat_chars:
         repeated = partial(
-            drop_repeated_blocks, min_chars=extend.min_repeat_chars, thread=found.dated_posts
+            drop_repeated_blocks,
+            min_chars=extend.min_repeat_chars,
+            thread=found.dated_posts,
+            within_section=extend.repeat_within_section,
         )
         steps.append((repeated, "a run of blocks repeating an earlier run"))
     steps += _label_steps(extend)

@@ -563,6 +563,9 @@ class ExtendParams:
     # for its scrolling); shorter blocks repeat legitimately (labels such as
     # "Team size: 11-50" in a listing); 0 = off.
     min_repeat_chars: int = 0
+    # ... only a run in its twin's section, or holding a heading: a run under another
+    # heading, holding none, is that entry's own facts (output/furniture.py).
+    repeat_within_section: bool = False
     # Leave out the short date, "updated" and reading-time lines before the
     # article's prose: the reader page's byline row shows them.
     drop_date_lines: bool = False
@@ -840,6 +843,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # (article .9477), 40: .8340, 80: .8334. With the discussion rule above:
             # .8345 / .8356 -> .8381 / .8399
             min_repeat_chars=20,
+            repeat_within_section=True,
             # off: even .8511 / odd .8495, must-not snippets kept 10.07% / 10.45%; on:
             # .8513 / .8496, 10.00% / 10.39%. Every short date line at the start:
             # .8515 / .8498, but a thread's first post lost its date (forum goldens)

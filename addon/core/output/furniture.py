@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from urllib.parse import urlsplit
 
 from addon.core.heuristics.metadata import collapse
@@ -210,10 +211,16 @@ def _words_beyond(count: int) -> re.Pattern[str]:
 
 
 def drop_repeated_blocks(
-    blocks: Sequence[Block], *, min_chars: int = 20, min_run: int = 2, thread: bool = False
+    blocks: Sequence[Block],
+    *,
+    min_chars: int = 20,
+    min_run: int = 2,
+    thread: bool = False,
+    within_section: bool = False,
 ) -> tuple[Block, ...]:
     """Leave out a run of blocks that repeats an earlier run block for block: a section served
-    twice; in a `thread`, not a quotation."""
+    twice; in a `thread`, not a quotation; `within_section`, not an entry's facts under
+    another heading."""
     # Pages serve one section twice (a mobile and a desktop copy, a tab and its
     # accordion twin) and clone carousels for their scrolling; a reader reads it
     # once. One block repeated alone is the article's own: a heading over every
@@ -223,14 +230,20 @@ def drop_repeated_blocks(
     # Nor, in a thread, a quotation or a post's date: two replies of one day quote
     # one post (wcxb-dev 1350, odd 2081); a poster's second post of the day repeats
     # the name and date of the first. A page's carousel of quoted testimonials,
-    # cloned for its scrolling, goes (odd 0693).
+    # cloned for its scrolling, goes (odd 0693). With `within_section`, a run of facts
+    # ("label: value") under another heading than its twin's, holding none itself, is
+    # an entry's own: a guide's agencies each with "Office Location: Atlanta, Georgia",
+    # "Year Founded: 2011", "Team Size: 51 - 200" (wcxb-dev 0166), as another agency
+    # had them. Any run under another heading: even F1 0.85880 -> 0.85848 (12 pages up,
+    # 38 down: price widgets, "See review", author cards repeated per entry).
     keys = [_repeat_key(block, thread=thread) for block in blocks]
+    own = partial(_entry_own, blocks, _sections(blocks)) if within_section else None
     earlier: dict[str, list[int]] = {}
     kept: list[Block] = []
     index = 0
     while index < len(blocks):
         sources = earlier.get(keys[index])
-        run = _repeated_run(keys, index, sources) if sources else 0
+        run = _repeated_run(keys, index, sources, own) if sources else 0
         if (
             run >= min_run
             and sum(len(block.text) for block in blocks[index : index + run]) >= min_chars
@@ -555,9 +568,15 @@ def _post_own(block: Block, *, max_chars: int = 80) -> bool:
     return block.kind in ("blockquote", "hr") or _bare_date(block.text, max_chars)
 
 
-def _repeated_run(keys: Sequence[str], start: int, sources: Sequence[int]) -> int:
+def _repeated_run(
+    keys: Sequence[str],
+    start: int,
+    sources: Sequence[int],
+    own: Callable[[int, int, int], bool] | None = None,
+) -> int:
     """Return how many blocks from `start` on repeat, key for key, the blocks after one of the
-    earlier places `sources`, each earlier run ending before `start`."""
+    earlier places `sources`, each earlier run ending before `start`; not a run `own` tells
+    is its entry's own (from the source, the start and the length)."""
     longest = 0
     for source in sources:
         length = 0
@@ -568,8 +587,46 @@ def _repeated_run(keys: Sequence[str], start: int, sources: Sequence[int]) -> in
             and keys[start + length] == keys[source + length]
         ):
             length += 1
-        longest = max(longest, length)
+        if own is None or not own(source, start, length):
+            longest = max(longest, length)
     return longest
+
+
+def _entry_own(
+    blocks: Sequence[Block], sections: Sequence[int], source: int, start: int, length: int
+) -> bool:
+    """Tell whether a run repeating an earlier one is an entry's facts under another heading."""
+    return not _one_section(sections, source, start, length) and _entry_facts(
+        blocks, start, length
+    )
+
+
+def _entry_facts(blocks: Sequence[Block], start: int, length: int, *, max_label: int = 4) -> bool:
+    """Tell whether a run of blocks is an entry's facts: each a label of up to `max_label`
+    words, a colon and its value ("Year Founded: 2011")."""
+    return all(_FACT.fullmatch(block.text.strip()) for block in blocks[start : start + length])
+
+
+# A fact's line: a label of one to four words, a colon, a short value on the same line.
+_FACT = re.compile(r"[^\W\d_][\w'’&/.()-]*(?:[ \t]+[\w'’&/.()-]+){0,3}[ \t]*:[ \t]*\S[^\n]{0,60}")
+
+
+def _sections(blocks: Sequence[Block]) -> list[int]:
+    """Return, for each block, the index of the heading it stands under (itself, if one), or
+    -1 before the first."""
+    sections: list[int] = []
+    current = -1
+    for index, block in enumerate(blocks):
+        if block.kind in HEADINGS:
+            current = index
+        sections.append(current)
+    return sections
+
+
+def _one_section(sections: Sequence[int], source: int, start: int, length: int) -> bool:
+    """Tell whether a run and its earlier twin stand under one heading, or the run holds a
+    heading (a section served twice, its title with it)."""
+    return sections[source] == sections[start] or sections[start + length - 1] >= start
 
 
 def drop_date_lines(

@@ -276,6 +276,28 @@ def test_a_threads_replies_quoting_one_post_keep_their_quotations() -> None:
     assert drop_repeated_blocks((*carousel, *carousel), min_chars=20) == carousel
 
 
+def test_an_entrys_facts_repeating_another_entrys_stay_under_their_heading() -> None:
+    # wcxb-dev 0166: two agencies founded the same year in the same city, each with
+    # the same facts under its own heading.
+    facts = (("p", "Office Location: Atlanta, Georgia"), ("p", "Year Founded: 2011"))
+    prose = ("p", "An agency that plans campaigns around one idea and tests it first.")
+    other_prose = ("p", "An agency that posts for its clients and answers within the hour.")
+    blocks = _text_blocks(
+        ("h3", "4. North"), *facts, prose, ("h3", "9. South"), *facts, other_prose
+    )
+    assert drop_repeated_blocks(blocks, min_chars=20, within_section=True) == blocks
+    assert drop_repeated_blocks(blocks, min_chars=20) == (*blocks[:5], blocks[7])
+    # Served twice under one heading, or with its heading, the run goes still; so does
+    # a run of other lines under another heading (a price widget, "See review").
+    twice = _text_blocks(("h3", "Specs"), *facts, *facts)
+    assert drop_repeated_blocks(twice, min_chars=20, within_section=True) == twice[:3]
+    titled = _text_blocks(("h3", "Specs"), *facts, ("h3", "Specs"), *facts)
+    assert drop_repeated_blocks(titled, min_chars=20, within_section=True) == titled[:3]
+    widget = (("p", "Best Prices Today"), ("p", "See the review in full"))
+    other = _text_blocks(("h3", "A"), *widget, ("h3", "B"), *widget)
+    assert drop_repeated_blocks(other, min_chars=20, within_section=True) == other[:4]
+
+
 def test_a_related_box_inside_the_article_goes_alone() -> None:
     long = "The article goes on after the box, sentence after sentence, at length. " * 8
     blocks = _text_blocks(
