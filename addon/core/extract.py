@@ -50,6 +50,7 @@ from addon.core.output.furniture import (
     cut_furniture_tail,
     cut_teaser_dates,
     drop_author_photos,
+    drop_bare_captions,
     drop_closing_headings,
     drop_date_lines,
     drop_disclosures,
@@ -488,11 +489,7 @@ def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
         )
         steps.append((repeated, "a run of blocks repeating an earlier run"))
     steps += _label_steps(extend)
-    if extend.drop_twin_figures:
-        steps.append((drop_twin_figures, "a figure repeating the one before it"))
-    if extend.drop_logo_links:
-        logos = partial(drop_logo_links, origin=UrlBase.of(found.base_url).origin)
-        steps.append((logos, "an image linking home, outside the text: the site's logo"))
+    steps += _figure_steps(found, extend)
     if extend.disclosure_words:
         disclosures = partial(drop_disclosures, pattern=re.compile(extend.disclosure_words))
         steps.append((disclosures, "the site's notice on every page: affiliate links, cookies"))
@@ -506,6 +503,19 @@ def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
     if extend.drop_closing_headings:
         steps.append((drop_closing_headings, "a heading the article ends with: it titles nothing"))
     return steps + _post_steps(found, extend)
+
+
+def _figure_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, str]]:
+    """List the steps that leave out figures: a twin, a caption of nothing, the site's logo."""
+    steps: list[tuple[_Step, str]] = []
+    if extend.drop_twin_figures:
+        steps.append((drop_twin_figures, "a figure repeating the one before it"))
+    if extend.drop_bare_captions:
+        steps.append((drop_bare_captions, "a caption whose image the view cannot show"))
+    if extend.drop_logo_links:
+        logos = partial(drop_logo_links, origin=UrlBase.of(found.base_url).origin)
+        steps.append((logos, "an image linking home, outside the text: the site's logo"))
+    return steps
 
 
 def _post_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, str]]:

@@ -581,6 +581,9 @@ class ExtendParams:
     # Leave out a captioned figure that repeats the one right before it (the same
     # image files, the same caption): a photo served at two sizes.
     drop_twin_figures: bool = False
+    # Leave out a figure that holds a caption and no image: its image the view cannot
+    # show (no source, a placeholder, a player removed).
+    drop_bare_captions: bool = False
     # Leave out the site's logo, an image linking to the home page, before the
     # article's text or after it: the header's and the footer's, not the article's.
     drop_logo_links: bool = False
@@ -854,6 +857,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # off: readability-even theverge showed its lead photo twice; on: once;
             # wcxb-dev words and every other page's view unchanged but 0199 and 4074
             drop_twin_figures=True,
+            drop_bare_captions=True,
             drop_logo_links=True,
             share_labels=SHARE_LABELS,
             ad_labels=AD_LABELS,

@@ -510,6 +510,31 @@ _AUTHOR_ALT = re.compile(r"(?:(?:the )?author(?:'s)? (?:image|photo|picture|avat
 _AUTHOR_PATH = re.compile(r"^https?://[^/]+/(?:[^?#]*/)?authors?/[^/?#]+/?(?:[?#]|$)")
 
 
+def drop_bare_captions(blocks: Sequence[Block]) -> tuple[Block, ...]:
+    """Leave out a figure that holds a caption and nothing the caption is of."""
+    # Its image the view cannot show: a lazy image the saved page names no source for
+    # (Dotdash Meredith's `<img class="lazyload">`, wcxb-dev 4708's "Firn | Getty
+    # Images"), a placeholder, a video player removed (4072's captions). A caption
+    # of nothing is announced as a figure with no image.
+    return tuple(block for block in blocks if not _bare_caption(block))
+
+
+def _bare_caption(block: Block) -> bool:
+    """Tell whether a figure block holds a figcaption and no image, media or other content."""
+    if block.kind != "figure" or "<figcaption" not in block.html:
+        return False
+    if _MEDIA_RE.search(block.html):
+        return False
+    rest = _FIGCAPTION_RE.sub("", block.html)
+    return not _TAG_RE.sub("", rest).replace("&nbsp;", "").strip()
+
+
+# What a figure shows besides its caption: media, a table, code, a formula.
+_MEDIA_RE = re.compile(r"<(?:img|svg|video|audio|picture|iframe|canvas|object|table|pre|math)\b")
+_FIGCAPTION_RE = re.compile(r"<figcaption\b.*?</figcaption>", re.S)
+_TAG_RE = re.compile(r"<[^>]+>")
+
+
 def _links_home(block: Block, host: str) -> bool:
     """Tell whether a textless block holds images and only links to HOST's home page."""
     if block.text.strip() or "<img" not in block.html:

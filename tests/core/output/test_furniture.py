@@ -15,6 +15,7 @@ from addon.core.output.furniture import (
     cut_furniture_tail,
     cut_teaser_dates,
     drop_author_photos,
+    drop_bare_captions,
     drop_closing_headings,
     drop_date_lines,
     drop_disclosures,
@@ -501,6 +502,31 @@ def test_the_authors_photo_at_the_start_goes() -> None:
     assert drop_author_photos(kept, byline="Kristian Larsen") == kept
     # Without a byline, a name is no evidence.
     assert drop_author_photos((named, text), byline=None) == (named, text)
+
+
+def test_a_caption_of_nothing_goes() -> None:
+    # wcxb-dev 4708: the lazy image had no source in the saved page, its credit stayed.
+    bare = Block(
+        "figure",
+        "<figure> <figcaption><p>Firn | Getty Images</p></figcaption></figure>",
+        "Firn | Getty Images",
+    )
+    shown = Block(
+        "figure",
+        '<figure><img src="https://x.example/a.jpg" alt=""><figcaption>A</figcaption></figure>',
+        "A",
+    )
+    table = Block(
+        "figure",
+        "<figure><table><tr><td>1</td></tr></table><figcaption>T</figcaption></figure>",
+        "1 T",
+    )
+    quote = Block(
+        "figure",
+        "<figure><blockquote><p>Q</p></blockquote><figcaption>Ann</figcaption></figure>",
+        "Q Ann",
+    )
+    assert drop_bare_captions((bare, shown, table, quote)) == (shown, table, quote)
 
 
 def test_a_bare_date_stays_where_another_bare_date_follows_as_in_a_thread() -> None:
