@@ -102,6 +102,7 @@ def bind_captions(roots: Iterable[Element], drop: Collection[Element], base: Url
     # caption is named so, by a class or by the image's aria-describedby. Found from
     # the images, which are few: a search of every div, p and span of the content
     # cost 4% of the extraction.
+    roots = list(roots)
     found = [
         caption
         for root in roots
@@ -111,10 +112,34 @@ def bind_captions(roots: Iterable[Element], drop: Collection[Element], base: Url
         and _captions_its_box(caption, base)
     ]
     for caption in found:
+        for inner in caption.iterdescendants("figcaption"):
+            inner.tag = "span"  # its wrapper is the caption now: no caption in a caption
         caption.tag = "figcaption"
         box = caption.getparent()
         if box is not None:
             box.tag = "figure"
+    for root in roots:
+        adopt_captions(root)
+
+
+def adopt_captions(root: Element) -> None:
+    """Move a figcaption that follows a figure without one into it."""
+    # A theme that closes the figure before its caption (talkandroid's
+    # `figure.post-media` then `figcaption.wp-caption-text`, wcxb-dev 0500): the
+    # caption stood alone, a caption of nothing.
+    for caption in list(root.iter("figcaption")):
+        figure = caption.getprevious()
+        if (
+            figure is None
+            or figure.tag != "figure"
+            or (figure.tail or "").strip()
+            or next(caption.iterancestors("figure"), None) is not None
+            or next(figure.iter("figcaption"), None) is not None
+        ):
+            continue
+        tail, caption.tail = caption.tail, None
+        figure.append(caption)
+        figure.tail = (figure.tail or "") + (tail or "")
 
 
 def _caption_beside(img: Element, *, max_depth: int = 5) -> Element | None:
@@ -160,6 +185,21 @@ def _captions_its_box(caption: Element, base: UrlBase) -> bool:
     return (
         caption.get("id") in described
         or _CAPTION_CLASS.search(caption.get("class") or "") is not None
+        or _holds_figcaption(caption)
+    )
+
+
+def _holds_figcaption(caption: Element) -> bool:
+    """Tell whether an element is a figcaption or wraps one alone (Hearst's `<div
+    class="css-swqnqv"><figcaption>` beside the image, wcxb-dev 0050)."""
+    if caption.tag == "figcaption":
+        return True
+    children = list(caption)
+    return (
+        len(children) == 1
+        and children[0].tag == "figcaption"
+        and not (caption.text or "").strip()
+        and not (children[0].tail or "").strip()
     )
 
 
@@ -177,13 +217,13 @@ def _described(el: Element) -> list[str]:
 
 
 # The captions that become a figcaption; their box, a div, becomes the figure.
-_CAPTION_TAGS = frozenset({"div", "p", "span"})
+_CAPTION_TAGS = frozenset({"div", "p", "span", "figcaption"})
 # Where the climb from an image to its box stops: a figure has its caption; a list
 # item, a cell or a paragraph is no figure's box.
 _CAPTION_STOPS = frozenset({"figure", "li", "td", "th", "p"})
 # What a caption does not hold: an image, or a block (a testimonial's card of a heading
 # and a paragraph; NPR's caption box of its caption, credit and show/hide switches).
-_NOT_IN_CAPTIONS = ("img", *sorted(BLOCKISH_TAGS))
+_NOT_IN_CAPTIONS = ("img", *sorted(BLOCKISH_TAGS - {"figcaption"}))
 # A caption's class: "wp-caption-text", "caption", "image-caption".
 _CAPTION_CLASS = re.compile(r"caption", re.I)
 

@@ -138,3 +138,27 @@ def test_a_placeholder_shows_the_photo_its_link_opens() -> None:
     scrub_image(shop, BASE)
     assert linked.get("src") == "https://blog.example/uploads/watch.jpg?v=2"
     assert shop.tag != "img"  # a link to a page names no photo: the placeholder goes
+
+
+def test_a_figcaption_beside_an_image_or_after_its_figure_is_bound() -> None:
+    # Hearst (wcxb-dev 0050): the image and a div holding a figcaption, no figure;
+    # talkandroid (0500): the figure closed before its figcaption.
+    beside = _bound(
+        '<div><img src="/a.jpg" alt="Beans"><div class="css-1"><figcaption>'
+        "<span>Tanja Ivanova</span></figcaption></div></div>"
+    )
+    assert "<figure><img" in beside
+    caption = '<figcaption class="css-1"><span><span>Tanja Ivanova</span></span></figcaption>'
+    assert caption in beside
+    after = _bound(
+        '<div><figure class="post-media"><img src="/a.jpg" alt="A lamp"></figure> '
+        "<figcaption>Image: Govee</figcaption> And the text.</div>"
+    )
+    assert '<figure class="post-media"><img src="/a.jpg" alt="A lamp"><figcaption>' in after
+    assert "</figure>  And the text." in after  # the spaces before and after the caption
+    # A figure that has its caption keeps it; another stays where it stood.
+    kept = _bound(
+        '<div><figure><img src="/a.jpg"><figcaption>A</figcaption></figure>'
+        "<figcaption>B</figcaption></div>"
+    )
+    assert "</figure><figcaption>B</figcaption>" in kept
