@@ -66,6 +66,7 @@ from addon.core.output.text import (
     keep_pre_newline,
     part_glued_words,
     pre_text,
+    raise_note_links,
     serialise_all,
 )
 from addon.core.output.urls import UrlBase
@@ -553,6 +554,7 @@ def _prepare(holder: Element) -> None:
         picture_fallback(picture)
     for pre in holder.iter("pre"):
         break_code_lines(pre)
+    raise_note_links(holder)
     for noscript in list(holder.iter("noscript")):
         noscript.tag = UNWRAP if holds_only_images(noscript) else REMOVE
         twin = noscript.getprevious()

@@ -139,7 +139,10 @@ def part_glued_words(holder: Element, *, min_chars: int = 2) -> None:
     # "<span>T</span>he" stays one word), neither of them a sup or sub (an
     # ordinal's "3<sup>rd</sup>", a note's "word<sup>12</sup>").
     for element in holder.iter(etree.Element):
-        if element.tail or element.tag in _UNGLUED_TAGS:
+        if element.tag in _UNGLUED_TAGS:
+            continue
+        if element.tail:
+            _part_counter(element)
             continue
         following = element.getnext()
         if (
@@ -159,6 +162,55 @@ def part_glued_words(holder: Element, *, min_chars: int = 2) -> None:
 # Blocks, media, line breaks and formulas: their edges show apart, or hold no word;
 # raised and lowered text, which runs on with the word it marks.
 _UNGLUED_TAGS = BLOCKISH_TAGS | MATH_TAGS | tag_set("br img hr wbr picture source sup sub")
+
+
+def raise_note_links(holder: Element) -> None:
+    """Set a footnote's number link, which the style sheet raised, in a <sup>."""
+    # Substack's `<a class="footnote-anchor" href="...#footnote-1">1</a>` after a
+    # sentence's full stop (wcxb-dev 0460): without its style it read "Siemens.1 By
+    # walking", the number glued to the words.
+    for link in _NOTE_LINKS(holder):  # type: ignore[union-attr]
+        if not is_element(link) or not _NOTE_NUMBER.fullmatch((link.text or "").strip()):
+            continue
+        parent = link.getparent()
+        if len(link) or parent is None or parent.tag == "sup" or _opens_line(link, parent):
+            continue
+        sup = link.makeelement("sup")
+        link.addprevious(sup)
+        sup.tail, link.tail = link.tail, None
+        sup.append(link)
+
+
+def _opens_line(link: Element, parent: Element) -> bool:
+    """Tell whether a link starts its block's text, through the inline elements that start
+    with it: a footnote's own number, a label."""
+    node: Element = link
+    above: Element | None = parent
+    while above is not None:
+        if node.getprevious() is not None or (above.text or "").strip():
+            return False
+        if above.tag in BLOCKISH_TAGS:
+            return True
+        node, above = above, above.getparent()
+    return True
+
+
+# The links a class names a footnote's, into the page or its own URL's fragment.
+_NOTE_LINKS = etree.XPath("descendant::a[contains(@class, 'footnote') and contains(@href, '#')]")
+# A footnote's number: digits, or digits in brackets.
+_NOTE_NUMBER = re.compile(r"\[?\d{1,3}\]?")
+
+
+def _part_counter(element: Element) -> None:
+    """Part a counter element from the words its tail runs on with: "01.Can Tastewise"."""
+    # wcxb-dev 0002's FAQ: `<span class="faq-item--counter">01.</span>Can Tastewise ...`.
+    tail, text = element.tail or "", text_of(element)
+    if tail[:1].isupper() and _COUNTER.fullmatch(text) is not None:
+        element.tail = " " + tail
+
+
+# A counter that ends its text: digits and a full stop or closing bracket.
+_COUNTER = re.compile(r"(?:^|\s)\d{1,3}[.)]$")
 
 
 def _links_apart(element: Element, following: Element) -> bool:
@@ -185,6 +237,10 @@ def runs_together(before: str, after: str, *, min_chars: int = 2) -> bool:
     if len(before.strip()) < min_chars or len(after.strip()) < min_chars:
         return False
     last, first = before[-1], after[:1]
+    # A list's counter set apart by its style: "01." then "Can Tastewise..." (wcxb-dev
+    # 0002's FAQ), not "U.S." then "Army" (no digit before the stop).
+    if _COUNTER.search(before) and first.isupper():
+        return True
     if last.isdigit():
         return first.isdigit() or first.isupper()  # not "5km", "1st"
     return _cased(last) and (first.isdigit() or (last.islower() and first.isupper()))

@@ -21,6 +21,7 @@ from addon.core.output.text import (
     lines_of_marks,
     part_glued_words,
     pre_text,
+    raise_note_links,
     reading_minutes,
     serialise_all,
     word_count,
@@ -131,6 +132,31 @@ def test_a_code_blocks_line_boxes_stand_on_lines_of_their_own() -> None:
     )
     break_code_lines(pre)
     assert pre.text_content() == "/* In your CSS */\n.a {\n  margin: 0;\n}"
+
+
+def test_a_footnotes_number_link_is_raised() -> None:
+    # Substack (wcxb-dev 0460): "Siemens.1 By walking" without the style sheet.
+    holder = lxml.html.fragment_fromstring(
+        '<div><p>Siemens.<a class="footnote-anchor" href="https://x.example/p#footnote-1">1</a>'
+        ' By walking. <a class="footnote" href="#n">see the note</a>'
+        '<sup><a class="footnote-anchor" href="#footnote-2">2</a></sup></p></div>'
+    )
+    raise_note_links(holder)
+    html = lxml.html.tostring(holder, encoding="unicode")
+    assert 'Siemens.<sup><a class="footnote-anchor"' in html
+    assert "</a></sup> By walking." in html
+    assert '<a class="footnote" href="#n">see the note</a>' in html  # words, not a number
+    assert "<sup><sup>" not in html
+
+
+def test_a_counter_is_parted_from_the_words_after_it() -> None:
+    # wcxb-dev 0002: `<span class="faq-item--counter">01.</span>Can Tastewise ...`.
+    holder = lxml.html.fragment_fromstring(
+        "<div><p><span>01.</span>Can it help?</p><p><span>U.S.</span>Army</p>"
+        "<p><span>in 2024.</span>The</p></div>"
+    )
+    part_glued_words(holder)
+    assert [p.text_content() for p in holder] == ["01. Can it help?", "U.S.Army", "in 2024.The"]
 
 
 def test_code_lines_parted_by_a_control_character_keep_their_line_break() -> None:
