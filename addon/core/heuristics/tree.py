@@ -654,8 +654,14 @@ def _row_value(line: Line) -> bool:
     beside = [c for c in (cell.getprevious(), cell.getnext()) if c is not None and c.tag in _CELLS]
     if any(other.tag == "th" and _plain(other) for other in beside):
         return True
+    # A one-column table's cell under its header of plain text is the table's data too
+    # (MDN's "Specification" over a link to the standard, wcxb-dev 2992: the header
+    # stood over an empty body).
     header = next(table.iter("tr"))
-    return header is not row and _plain(header) and any(_plain(other) for other in beside)
+    alone = not beside and len(row) == 1
+    return (
+        header is not row and _plain(header) and (alone or any(_plain(o) for o in beside))
+    )
 
 
 def _infobox_value(line: Line) -> bool:

@@ -576,6 +576,22 @@ def test_a_linked_cell_beside_links_or_without_a_plain_header_stays_out() -> Non
     assert "17.8 MB" in _list_text(linked_row, on)
 
 
+def test_a_one_column_tables_linked_cell_under_its_plain_header_is_kept() -> None:
+    # MDN (wcxb-dev 2992): "Specification" over a link to the standard; the link
+    # went, the header stood over an empty body.
+    table = (
+        "<div><p>" + "The story opens with a long paragraph of prose. " * 8 + "</p>"
+        "<table><thead><tr><th>Specification</th></tr></thead><tbody><tr><td>"
+        "<a href='https://tc39.example/spec#sec-promise'>ECMAScript Language Specification</a>"
+        "</td></tr></tbody></table>"
+        "<p>" + "The story closes with another paragraph of prose. " * 8 + "</p></div>"
+    )
+    on = replace(_WITHIN, spare_within_subtree=True)
+    assert "ECMAScript Language Specification" in _list_text(table, on)
+    linked_header = table.replace("<th>Specification</th>", "<th><a href='/s'>Specs</a></th>")
+    assert "ECMAScript Language Specification" not in _list_text(linked_header, on)
+
+
 def test_a_linked_value_beside_its_row_label_is_kept() -> None:
     # Issue 28 (2): readability-even wikipedia's infobox kept "Industry" and
     # "Founder" without their values, each a link: a row's th of plain text
