@@ -352,6 +352,7 @@ def preprocess(root: etree._Element, extend: ExtendParams) -> Preprocessed:
         unvoiced_max_link_share=extend.unvoiced_max_link_share if extend.keep_unvoiced else None,
         disclosed_max_link_share=extend.unvoiced_max_link_share if extend.keep_disclosed else None,
         place_streamed=extend.place_streamed,
+        tooltips=extend.drop_tooltips,
     )
     if extend.drop_chrome:
         drop_chrome(

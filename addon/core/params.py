@@ -628,6 +628,8 @@ class ExtendParams:
     # display:none): closed tab panels, accordion answers, carousel slides, whose
     # text a reader view, having nothing to click, shows; False drops them all.
     keep_unvoiced: bool = False
+    # Leave out a tooltip's box (`role="tooltip"`), shown on hover or focus only.
+    drop_tooltips: bool = False
     # ... unless more than this share of their text is link text (a mobile menu).
     unvoiced_max_link_share: float = 0.5
     # Keep the hidden (`hidden`, display:none) panels of disclosure widgets, those a
@@ -885,6 +887,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # every aria-hidden element kept: even .8449, but mobile menus come back
             # (without 10.3%, article reader views 93.5% -> 93.2%)
             keep_unvoiced=True,
+            drop_tooltips=True,
             keep_disclosed=True,
             # off: even .8489 / odd .8463 (article .9511 / .9410, must-have snippets 81.3% /
             # 81.7%); on: .8511 / .8487 (article .9521 / .9434, must-have 81.5% / 82.0%,

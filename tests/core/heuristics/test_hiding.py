@@ -74,6 +74,27 @@ def test_hidden_elements_are_dropped() -> None:
     assert _text(page) == "d"
 
 
+def test_a_tooltips_box_is_dropped_by_its_role_not_its_class() -> None:
+    # wcxb-dev 0334: an author's card shown on hover ("Countries Visited: 63").
+    page = (
+        "<body><p>By <span class='has-tooltip'>Amar</span>"
+        "<div role='tooltip' class='tooltip'>Countries Visited: 63</div></p>"
+        "<div class='tooltip'>B Corp</div>"
+        f"<p>{'The bags were packed for a four-day trip and carried through airports. ' * 3}</p>"
+        "</body>"
+    )
+    root = parse(page)
+    assert root is not None
+    drop_hidden(root, tooltips=True)
+    text = " ".join("".join(root.itertext()).split())
+    assert "Countries Visited" not in text
+    assert "Amar" in text and "B Corp" in text
+    kept = parse(page)
+    assert kept is not None
+    drop_hidden(kept)
+    assert "Countries Visited" in "".join(kept.itertext())
+
+
 def test_aria_hidden_panels_are_kept_and_aria_hidden_menus_dropped() -> None:
     page = (
         "<body><div role='tabpanel'><p>Open tab.</p></div>"
