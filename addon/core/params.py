@@ -228,11 +228,11 @@ SOURCE_HEADINGS = (
 )
 FURNITURE_HEADINGS = (
     f"(?:related|similar|recommended)(?: {_FURNITURE_NOUNS})?|"
-    rf"(?:(?:other |more )?{_FURNITURE_NOUNS} )?"
+    rf"(?:(?:other |more )?(?:{_FURNITURE_NOUNS} )?)?"
     r"you (?:may|might|will|ll) (?:also )?(?:like|enjoy|be interested)\b.*|"
     rf"more (?:from|by) .+|"
     rf"more (?:(?:related )?{_FURNITURE_NOUNS}|to (?:read|discover|explore))\b.*|"
-    f"(?:recent|latest|popular|trending) {_FURNITURE_NOUNS}|read (?:this )?next|up next|"
+    f"(?:recent|latest|popular|trending) {_FURNITURE_NOUNS}|read (?:this )?next|(?:up|watch) next|"
     "(?:leave|add|post|write|submit) (?:a |your )?(?:reply|comment|response)s?|"
     "join the (?:conversation|discussion)|what do you think|"
     # a forum's comment form for guests, a support page's feedback prompt (wcxb-dev

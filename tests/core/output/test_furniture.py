@@ -124,6 +124,9 @@ _LABEL_GAPS = st.sampled_from([" ", "", "? ", ", ", "-", "\u0307", "  "])
         ("How to write a newsletter that people read", False),
         ("Comments on the draft law", False),
         ("Up Next", True),
+        ("More You Might Like", True),  # wcxb-dev 0100
+        ("Watch Next", True),  # wcxb-dev 0050
+        ("Watch next year's budget", False),
         ("Create an account or sign in to comment", True),
         ("Did you find what you were looking for today?", True),
         ("Explore related questions", True),
