@@ -612,8 +612,10 @@ def _repeated_run(
             and keys[start + length] == keys[source + length]
         ):
             length += 1
-        if own is None or not own(source, start, length):
-            longest = max(longest, length)
+        # The entry test only where the run would count: most are one block long, and
+        # one block alone is never left out (`min_run` is 2 in every variant).
+        if length > longest and (own is None or length < 2 or not own(source, start, length)):
+            longest = length
     return longest
 
 

@@ -204,8 +204,10 @@ _NOTE_NUMBER = re.compile(r"\[?\d{1,3}\]?")
 def _part_counter(element: Element) -> None:
     """Part a counter element from the words its tail runs on with: "01.Can Tastewise"."""
     # wcxb-dev 0002's FAQ: `<span class="faq-item--counter">01.</span>Can Tastewise ...`.
-    tail, text = element.tail or "", text_of(element)
-    if tail[:1].isupper() and _COUNTER.fullmatch(text) is not None:
+    tail = element.tail or ""
+    # The tail's first letter is read first: most tails open with a space or a small
+    # letter, and the element's text is built only for the rest.
+    if tail[:1].isupper() and _COUNTER.fullmatch(text_of(element)) is not None:
         element.tail = " " + tail
 
 
