@@ -284,12 +284,15 @@ def mend_heading_paragraphs(root: etree._Element, source: bytes) -> None:
         return
     for heading in emptied:
         paragraph = heading.getnext()
-        if paragraph is None:  # for the type checker: _emptied saw it
-            continue
-        heading.text = paragraph.text
-        heading.extend(list(paragraph))
-        heading.tail = paragraph.tail
-        heading.getparent().remove(paragraph)  # type: ignore[union-attr]
+        tail = None if paragraph is None else paragraph.tail
+        if paragraph is None or (tail and tail.strip()):
+            continue  # text after the paragraph: where the heading ended is not known
+        # Moved in whole and unwrapped by lxml, not copied through its API, which
+        # refuses the control characters the parser keeps in a text.
+        paragraph.tail = heading.text = None  # both white space only
+        heading.append(paragraph)
+        etree.strip_tags(heading, "p")
+        heading.tail = tail
 
 
 def _emptied(heading: etree._Element) -> bool:

@@ -165,7 +165,7 @@ _UNGLUED_TAGS = BLOCKISH_TAGS | MATH_TAGS | tag_set("br img hr wbr picture sourc
 
 
 def raise_note_links(holder: Element) -> None:
-    """Set a footnote's number link, which the style sheet raised, in a <sup>."""
+    """Raise a footnote's number link, which the style sheet raised: its number in a <sup>."""
     # Substack's `<a class="footnote-anchor" href="...#footnote-1">1</a>` after a
     # sentence's full stop (wcxb-dev 0460): without its style it read "Siemens.1 By
     # walking", the number glued to the words.
@@ -175,10 +175,11 @@ def raise_note_links(holder: Element) -> None:
         parent = link.getparent()
         if len(link) or parent is None or parent.tag == "sup" or _opens_line(link, parent):
             continue
+        # Raised inside the link: the link's tail, which may hold a control character
+        # lxml refuses from its API (the parser keeps them), stays where it is.
         sup = link.makeelement("sup")
-        link.addprevious(sup)
-        sup.tail, link.tail = link.tail, None
-        sup.append(link)
+        sup.text, link.text = link.text, None
+        link.append(sup)
 
 
 def _opens_line(link: Element, parent: Element) -> bool:
