@@ -139,7 +139,8 @@ def adopt_captions(root: Element) -> None:
             continue
         tail, caption.tail = caption.tail, None
         figure.append(caption)
-        figure.tail = (figure.tail or "") + (tail or "")
+        # Without the control characters lxml refuses from its API (the parser keeps them).
+        figure.tail = safe_text(figure.tail) + safe_text(tail)
 
 
 def _caption_beside(img: Element, *, max_depth: int = 5) -> Element | None:

@@ -209,7 +209,7 @@ def _part_counter(element: Element) -> None:
     # The tail's first letter is read first: most tails open with a space or a small
     # letter, and the element's text is built only for the rest.
     if tail[:1].isupper() and _COUNTER.fullmatch(text_of(element)) is not None:
-        element.tail = " " + tail
+        element.tail = " " + safe_text(tail)  # lxml refuses a control character
 
 
 # A counter that ends its text: digits and a full stop or closing bracket.

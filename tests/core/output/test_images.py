@@ -7,6 +7,7 @@ import pytest
 
 from addon.core.heuristics.parse import parse
 from addon.core.output.images import (
+    adopt_captions,
     bind_captions,
     image_from_itemid,
     is_placeholder,
@@ -162,3 +163,15 @@ def test_a_figcaption_beside_an_image_or_after_its_figure_is_bound() -> None:
         "<figcaption>B</figcaption></div>"
     )
     assert "</figure><figcaption>B</figcaption>" in kept
+
+
+def test_a_figcaption_moved_into_its_figure_keeps_a_tail_of_control_characters() -> None:
+    # The parser keeps a U+0003, which lxml refuses from its API.
+    root = parse(
+        None, utf8=b"<div><figure><img src=a.jpg></figure><figcaption>A</figcaption>x\x03y</div>"
+    )
+    assert root is not None
+    adopt_captions(root)
+    figure = root.find(".//figure")
+    assert figure is not None and figure.find("figcaption") is not None
+    assert figure.tail == "xy"
