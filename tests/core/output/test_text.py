@@ -110,28 +110,31 @@ def test_a_pre_broken_into_lines_by_br_keeps_its_lines_in_the_text() -> None:
     assert etree.tostring(pre) == b"<pre>import os<br/>import time<br/><br/>x = 1</pre>"
 
 
-def test_code_lines_set_apart_by_a_style_keep_their_line_breaks() -> None:
-    # Issue 28: tailwindcss.com's docs (wcxb-dev 2876) write each line of code as a
-    # `span.line` with no newline between, and show them as blocks by CSS: the
-    # reader view ran "npm create vite@latest my-project" into "cd my-project".
-    pre = lxml.html.fragment_fromstring(
-        "<pre><code><span class='line'><span>npm</span> create vite</span>"
-        "<span class='line'>cd my-project</span>\n<span class='line'>npm install</span>"
-        "<span class='line-number'>4</span></code></pre>"
-    )
+@pytest.mark.parametrize(
+    ("code", "text"),
+    [
+        # Issue 28: tailwindcss.com's docs (wcxb-dev 2876) write each line of code as a
+        # `span.line` with no newline between, shown as blocks by CSS: the reader view
+        # ran "npm create vite@latest my-project" into "cd my-project".
+        (
+            "<span class='line'><span>npm</span> create vite</span>"
+            "<span class='line'>cd my-project</span>\n<span class='line'>npm install</span>"
+            "<span class='line-number'>4</span>",
+            "npm create vite\ncd my-project\nnpm install4",
+        ),
+        # CodeMirror's `<div class="cm-line">` (react.dev, wcxb-dev 0674, 2873) and any
+        # div inside a pre: a browser starts each on a new line.
+        (
+            "<div class='cm-line'>/* In your CSS */</div><div class='cm-line'>.a {</div>"
+            "<div>  margin: 0;</div><div>}</div>",
+            "/* In your CSS */\n.a {\n  margin: 0;\n}",
+        ),
+    ],
+)
+def test_code_lines_set_apart_by_a_style_keep_their_line_breaks(code: str, text: str) -> None:
+    pre = lxml.html.fragment_fromstring(f"<pre><code>{code}</code></pre>")
     break_code_lines(pre)
-    assert pre.text_content() == "npm create vite\ncd my-project\nnpm install4"
-
-
-def test_a_code_blocks_line_boxes_stand_on_lines_of_their_own() -> None:
-    # CodeMirror's `<div class="cm-line">` (react.dev, wcxb-dev 0674, 2873) and any
-    # div inside a pre: a browser starts each on a new line.
-    pre = lxml.html.fragment_fromstring(
-        "<pre><code><div class='cm-line'>/* In your CSS */</div><div class='cm-line'>.a {</div>"
-        "<div>  margin: 0;</div><div>}</div></code></pre>"
-    )
-    break_code_lines(pre)
-    assert pre.text_content() == "/* In your CSS */\n.a {\n  margin: 0;\n}"
+    assert pre.text_content() == text
 
 
 def test_a_footnotes_number_link_is_raised() -> None:
