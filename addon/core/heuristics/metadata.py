@@ -51,6 +51,11 @@ PAGE_TYPES = frozenset(
 # The schema.org types by which a page declares itself a discussion thread: a
 # forum topic's opening post, a question page with its answers.
 DISCUSSION_TYPES = frozenset({"discussionforumposting", "qapage"})
+# ... and in microdata, a page's posts typed as comments: XenForo and phpBB themes
+# type each reply so, with no type for the topic. On wcxb-dev every one of the 41
+# pages with such items is a forum thread; an article's comment section typed
+# so only keeps its comments' names and dates, should it come.
+MICRODATA_DISCUSSION_TYPES = DISCUSSION_TYPES | {"comment"}
 
 # <meta> keys (name, property, itemprop, http-equiv; lowercased) in order of trust.
 _AUTHOR_KEYS = (
@@ -201,7 +206,7 @@ def declares_discussion(root: etree._Element, meta: PageMeta) -> bool:
     if meta.discussion:
         return True
     # Microdata read only when asked: the walk over every attribute is not free.
-    return _microdata_types(root) & DISCUSSION_TYPES != set()
+    return _microdata_types(root) & MICRODATA_DISCUSSION_TYPES != set()
 
 
 def _elements(root: etree._Element) -> dict[str, list[etree._Element]]:

@@ -226,7 +226,8 @@ def drop_repeated_blocks(
     # once. One block repeated alone is the article's own: a heading over every
     # product ("Specs"), a poem's refrain, a line quoted again. So only a run of
     # `min_run` blocks or more that repeats an earlier run, with `min_chars` of
-    # text, goes. Code is never part of a run: documentation repeats an example.
+    # text, goes, less the headings that close it; headings are compared by their
+    # words, whatever their level. Code is never part of a run: documentation repeats an example.
     # Nor, in a thread, a quotation or a post's date: two replies of one day quote
     # one post (wcxb-dev 1350, odd 2081); a poster's second post of the day repeats
     # the name and date of the first. A page's carousel of quoted testimonials,
@@ -244,6 +245,7 @@ def drop_repeated_blocks(
     while index < len(blocks):
         sources = earlier.get(keys[index])
         run = _repeated_run(keys, index, sources, own) if sources else 0
+        run = _less_closing_headings(blocks, index, run)
         if (
             run >= min_run
             and sum(len(block.text) for block in blocks[index : index + run]) >= min_chars
@@ -255,6 +257,20 @@ def drop_repeated_blocks(
         kept.append(blocks[index])
         index += 1
     return tuple(kept)
+
+
+def _less_closing_headings(blocks: Sequence[Block], start: int, run: int) -> int:
+    """Return a repeated run's length without the headings that close it: each heads what
+    follows the run, which does not repeat."""
+    # A summary box's entry ("Best Overall", "Book of the Month Club") repeated over
+    # the section it sums up (wcxb-dev 0199): the section's heading stays with it.
+    # A run of headings alone is a twin's (a product page's feature titles, wcxb-dev
+    # 0588): it goes whole.
+    end = start + run
+    closing = end
+    while closing > start and blocks[closing - 1].kind in HEADINGS:
+        closing -= 1
+    return run if closing == start or end == len(blocks) else closing - start
 
 
 class LabelKeys:
@@ -584,7 +600,10 @@ def _repeat_key(block: Block, *, thread: bool) -> str:
     text = block.text.replace("\n", " ")
     if "  " in text:
         text = collapse(text)
-    return f"{block.kind} {text}" if text else block.html
+    # A heading by its text alone: the twin's outline may nest it a level deeper
+    # (wcxb-dev 4876's mobile copy opens with an h1 of its own).
+    kind = "h" if block.kind in HEADINGS else block.kind
+    return f"{kind} {text}" if text else block.html
 
 
 def _post_own(block: Block, *, max_chars: int = 80) -> bool:
@@ -628,9 +647,9 @@ def _entry_own(
     )
 
 
-def _entry_facts(blocks: Sequence[Block], start: int, length: int, *, max_label: int = 4) -> bool:
-    """Tell whether a run of blocks is an entry's facts: each a label of up to `max_label`
-    words, a colon and its value ("Year Founded: 2011")."""
+def _entry_facts(blocks: Sequence[Block], start: int, length: int) -> bool:
+    """Tell whether a run of blocks is an entry's facts: each a label of up to four words,
+    a colon and its value ("Year Founded: 2011")."""
     return all(_FACT.fullmatch(block.text.strip()) for block in blocks[start : start + length])
 
 

@@ -3,8 +3,10 @@
 The reader page's h1 is the headline; sites often start their text at h3,
 repeat an h1 or skip levels, which breaks the outline screen readers navigate
 by (axe heading-order). While the blocks are built, every heading (inside a
-block too) is renumbered from the highest at h2, never skipping a level; the
-heading blocks left after the furniture cut are renumbered alike.
+block too) is renumbered one level below the nearest heading before it of a
+higher level, the first at h2, so none skips a level and headings of one level
+stay siblings; the heading blocks left after the furniture cut are renumbered
+alike.
 
 The headline leaves the blocks for the reader page's h1; when the page's
 headline was one link (a blog's front page titles its newest post by a link to
@@ -70,37 +72,42 @@ def _aria_level(value: str | None, default: int) -> int:
 
 
 def step_headings(holder: Element, *, top_level: int = 2) -> None:
-    """Renumber the headings under holder as `outline` does the heading blocks: the highest at
-    h2, none deeper than one below the one before (axe heading-order)."""
-    # Relative to the highest: two sections that came in at h3 stay siblings; an
-    # absolute start would pull the first up to h2 and leave the next under it.
-    headings = list(holder.iter(*HEADINGS))
-    top = min((int(heading.tag[1]) for heading in headings), default=top_level)
-    previous = top_level - 1
-    for heading in headings:
-        level = min(int(heading.tag[1]) - top + top_level, previous + 1, 6)
+    """Renumber the headings under holder as `outline` does the heading blocks: each one level
+    below the nearest heading before it of a higher source level, the first at h2."""
+    open_levels: list[int] = []
+    for heading in holder.iter(*HEADINGS):
+        level = nest(open_levels, int(heading.tag[1]), top_level=top_level)
         if level != int(heading.tag[1]):  # renaming an lxml element is slow
             heading.tag = f"h{level}"
-        previous = level
 
 
 def outline(blocks: Sequence[Block], *, top_level: int = 2) -> tuple[Block, ...]:
     """Renumber the heading blocks to start at h2 below the headline and never skip a level."""
-    levels = [heading_level(block) for block in blocks]
-    top = min((level for level in levels if level), default=top_level)
     out: list[Block] = []
-    previous = top_level - 1
-    for block, level in zip(blocks, levels, strict=True):
+    open_levels: list[int] = []
+    for block in blocks:
+        level = heading_level(block)
         if not level:
             out.append(block)
             continue
-        # The outline's top moves to h2; a deeper jump is capped at one level.
-        previous = min(level - top + top_level, previous + 1, 6)
-        if previous == level and block.kind == f"h{level}":
+        stepped = nest(open_levels, level, top_level=top_level)
+        if stepped == level and block.kind == f"h{level}":
             out.append(block)
             continue
-        out.append(replace(block, kind=f"h{previous}", html=retag(block.html, previous)))
+        out.append(replace(block, kind=f"h{stepped}", html=retag(block.html, stepped)))
     return tuple(out)
+
+
+def nest(open_levels: list[int], level: int, *, top_level: int = 2) -> int:
+    """Return a heading's level in the outline and open it: one below the nearest open
+    heading of a higher source level, `top_level` under none (axe heading-order)."""
+    # By order, not from the page's highest level: names of a thread's posts at h4
+    # before a box at h3 stay siblings (the highest would pull the first to h2 and
+    # leave the rest under it), and sections that came in at h3 stay siblings too.
+    while open_levels and open_levels[-1] >= level:
+        open_levels.pop()
+    open_levels.append(level)
+    return min(top_level - 1 + len(open_levels), 6)
 
 
 def heading_level(block: Block) -> int:

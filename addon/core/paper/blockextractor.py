@@ -202,13 +202,6 @@ def matching_prefix(children: Sequence[frozenset[Symbol]]) -> int:
     return len(children)
 
 
-def matches_definition_1(children: Sequence[frozenset[Symbol]]) -> bool:
-    """Tell whether a BLE's children, as symbols, match (IE|text)* p? q* l* t* (Definition 1)."""
-    # Every part of the pattern may be left out, so a sequence matches when its
-    # longest matching prefix is the whole.
-    return matching_prefix(children) == len(children)
-
-
 # -- Algorithm 1 (DOM2Blocks) ----------------------------------------------------------
 
 

@@ -445,6 +445,8 @@ def test_json_ld_declares_a_discussion(html: str, expected: bool) -> None:
         ("https://schema.org/DiscussionForumPosting", True),
         ("http://schema.org/QAPage", True),
         ("https://schema.org/Comment https://schema.org/DiscussionForumPosting", True),
+        # XenForo's replies, typed as comments with no type for the topic (wcxb-dev 4492)
+        ("https://schema.org/Comment", True),
         ("https://schema.org/Product", False),
         ("", False),
     ],

@@ -255,6 +255,33 @@ def test_short_repeated_blocks_and_repeated_code_are_kept() -> None:
     assert drop_repeated_blocks((), min_chars=20) == ()
 
 
+def test_a_twins_headings_repeat_at_any_level() -> None:
+    # wcxb-dev 4876: a page's mobile copy opens with an h1 of its own, so its h2
+    # sections come out a level deeper than the desktop copy's; the copy goes still.
+    section = ("p", "Learn about our software packages to find what your business needs.")
+    blocks = _text_blocks(
+        ("h2", "Choosing the right software"), section, ("h2", "Compare your options"),
+        ("h3", "Choosing the right software"), section, ("h3", "Compare your options"),
+    )  # fmt: skip
+    assert drop_repeated_blocks(blocks, min_chars=20) == blocks[:3]
+
+
+def test_a_summary_entry_repeated_over_its_section_keeps_the_sections_heading() -> None:
+    # wcxb-dev 0199: a summary box names each pick with its label; the picks'
+    # sections open with the same label and name, then text of their own: the
+    # heading heads what follows, and the label alone is no run.
+    label, name = ("p", "Best Overall"), ("h2", "Book of the Month Club")
+    blocks = _text_blocks(
+        label, name, ("p", "$17.99 at Book of the Month"),
+        label, name, ("h3", "Pros:"), ("ul", "High-quality books you can trust"),
+    )  # fmt: skip
+    assert drop_repeated_blocks(blocks, min_chars=20) == blocks
+    # A twin made of headings alone goes whole (wcxb-dev 0588's feature titles).
+    titles = (("h2", "Made for MagSafe"), ("h3", "Built with magnets inside."))
+    page = _text_blocks(*titles, ("p", "Price"), *titles, ("p", "Reviews"))
+    assert drop_repeated_blocks(page, min_chars=20) == (*page[:3], page[5])
+
+
 def test_a_threads_replies_quoting_one_post_keep_their_quotations() -> None:
     # wcxb-dev 1350: two replies of one day quote the same post; the second reply's
     # date and quotation read as a run repeating the first's, and went.

@@ -82,6 +82,21 @@ def test_sibling_sections_stay_siblings_whatever_level_they_start_at() -> None:
     assert tags == ["h2", "h2", "h3", "h2"]
 
 
+def test_headings_of_one_level_stay_siblings_before_a_higher_one() -> None:
+    # wcxb-dev 4320: a thread's posters' names are h4, the "Similar threads" box
+    # after them h3. Counted from the highest (h3), the first name was pulled up to
+    # h2 and every later one left at h3, under it.
+    holder = lxml.html.fragment_fromstring(
+        "<div><h4>sean_g</h4><p>t</p><h4>Packard</h4><h5>Edit</h5><h4>cider</h4>"
+        "<h3>Similar threads</h3><h4>Other</h4></div>"
+    )
+    step_headings(holder)
+    tags = [el.tag for el in holder.iter("h2", "h3", "h4", "h5", "h6")]
+    assert tags == ["h2", "h2", "h3", "h2", "h2", "h3"]
+    blocks = (h(4, "sean_g"), h(4, "Packard"), h(3, "Similar"), h(4, "Other"))
+    assert [kind for kind, _ in levels(outline(blocks))] == ["h2", "h2", "h2", "h3"]
+
+
 def test_extraction_keeps_sections_after_the_first_at_its_level() -> None:
     body = f"<p>{'Words of the article, long enough to count. ' * 4}</p>"
     page = (
