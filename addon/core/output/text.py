@@ -109,22 +109,33 @@ def break_code_lines(pre: Element) -> None:
         following = line.getnext()
         if following is None or "\n" in (line.tail or ""):
             continue
-        if _is_code_line(following):
+        if _is_code_line(following) and not _ends_line(line):
             line.tail = "\n" + safe_text(line.tail)
+
+
+def _ends_line(element: Element) -> bool:
+    """Tell whether an element's text ends with its line's break (GitBook's line spans)."""
+    return "".join(element.itertext()).rstrip(" \t").endswith("\n")
 
 
 def _is_code_line(element: Element) -> bool:
     """Tell whether an element is a line of code: a class names it so, or it is a block box
     (a browser starts a div inside a pre on a line of its own)."""
-    # CodeMirror's `<div class="cm-line">` (react.dev, wcxb-dev 0674, 2873).
-    return element.tag in _CODE_LINE_TAGS or "line" in (element.get("class") or "").split()
+    # CodeMirror's `<div class="cm-line">` (react.dev, wcxb-dev 0674, 2873); a class
+    # word ending in "-line": gatsby-remark-prismjs's "gatsby-highlight-code-line"
+    # (legacy.reactjs.org, 4402), Prism React Renderer's "token-line".
+    if element.tag in _CODE_LINE_TAGS:
+        return True
+    names = (element.get("class") or "").split()
+    return any(name == "line" or name.endswith("-line") for name in names)
 
 
 # The block boxes that stand on lines of their own inside a pre.
 _CODE_LINE_TAGS = frozenset({"div", "p"})
 # The elements of a pre that a class names a line of code, and its block boxes.
 _CODE_LINES = etree.XPath(
-    "descendant::*[contains(concat(' ', normalize-space(@class), ' '), ' line ')]"
+    "descendant::*[contains(concat(' ', normalize-space(@class), ' '), ' line ')"
+    " or contains(concat(normalize-space(@class), ' '), '-line ')]"
     " | descendant::div | descendant::p"
 )
 

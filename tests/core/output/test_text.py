@@ -122,6 +122,21 @@ def test_a_pre_broken_into_lines_by_br_keeps_its_lines_in_the_text() -> None:
             "<span class='line-number'>4</span>",
             "npm create vite\ncd my-project\nnpm install4",
         ),
+        # gatsby-remark-prismjs's highlighted lines (legacy.reactjs.org, wcxb-dev 4402):
+        # a class word ending in "-line", the newline dropped, an empty one a blank line.
+        (
+            "<span class='gatsby-highlight-code-line'>a = useState(null);</span>"
+            "<span class='gatsby-highlight-code-line'></span>"
+            "<span class='gatsby-highlight-code-line'>  useEffect(() =&gt; {</span>"
+            "<span class='token-line'>  });</span><span class='underline'>x</span>",
+            "a = useState(null);\n\n  useEffect(() => {\n  });x",
+        ),
+        # GitBook's `span.highlight-line` holds its own newline (wcxb-dev 0498).
+        (
+            "<span class='highlight-line'><span>nvm install 10<!-- -->\n</span></span>"
+            "<span class='highlight-line'><span>nvm install 20</span></span>",
+            "nvm install 10\nnvm install 20",
+        ),
         # CodeMirror's `<div class="cm-line">` (react.dev, wcxb-dev 0674, 2873) and any
         # div inside a pre: a browser starts each on a new line.
         (
