@@ -14,7 +14,7 @@ from copy import deepcopy as copy_element
 from lxml import etree
 
 from addon.core import compiled
-from addon.core.dom import is_element
+from addon.core.dom import is_element, text_content
 from addon.core.output.tags import (
     BLOCKISH_TAGS,
     CONTROL_RE,
@@ -115,7 +115,7 @@ def break_code_lines(pre: Element) -> None:
 
 def _ends_line(element: Element) -> bool:
     """Tell whether an element's text ends with its line's break (GitBook's line spans)."""
-    return "".join(element.itertext()).rstrip(" \t").endswith("\n")
+    return text_content(element).rstrip(" \t").endswith("\n")
 
 
 def _is_code_line(element: Element) -> bool:
