@@ -460,6 +460,10 @@ class ExtendParams:
     # ... and a list of links right after a kept paragraph that ends with a colon,
     # which announces it ("... for valuable insights and tips:").
     spare_announced_lists: bool = False
+    # ... and a list of links right under a kept heading that names no furniture,
+    # with kept text right after it: a section of the article that is its links (a
+    # tutorial's "1. Data Preprocessing" over the lessons it links to).
+    spare_sectioned_lists: bool = False
     # ... and, on a page of dated posts (a thread), a post's attribution: a line whose
     # every link holds a <time> and nothing more (its date, linked to the post: "Jan
     # 11, 2024"), or names its author (class "username", rel or itemprop "author").
@@ -787,6 +791,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             spare_list_links=True,
             source_headings=SOURCE_HEADINGS,
             spare_announced_lists=True,
+            spare_sectioned_lists=True,
             spare_post_attribution=True,
             # off: readability-even link texts 92.8%, wcxb even .8545083 / odd
             # .8525594 (articles .9532164 / .9465447); on: 93.7% (bbc-1), .8545073

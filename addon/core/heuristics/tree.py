@@ -222,7 +222,15 @@ def _dense_within(
     sourced = furniture_pattern(extend.source_headings) if extend.source_headings else None
     lists = (
         _article_lists(
-            lines, dense, content, linked, sourced=sourced, announced=extend.spare_announced_lists
+            lines,
+            dense,
+            content,
+            linked,
+            sourced=sourced,
+            announced=extend.spare_announced_lists,
+            sectioned=furniture_pattern(extend.furniture_headings)
+            if extend.spare_sectioned_lists and extend.furniture_headings
+            else None,
         )
         if extend.spare_list_links
         else set()
@@ -432,6 +440,7 @@ def _article_lists(
     max_link_share: float = 0.5,
     sourced: re.Pattern[str] | None = None,
     announced: bool = False,
+    sectioned: re.Pattern[str] | None = None,
 ) -> set[etree._Element]:
     """Return the lists of the content whose link items are the article's: one of their
     items is kept prose, or they hang under a kept item that is not link text (a
@@ -459,6 +468,8 @@ def _article_lists(
     sources = _source_lists(lines, items, content, sourced) if sourced is not None else set()
     if announced:
         sources |= _announced_lists(lines, items, content)
+    if sectioned is not None:
+        sources |= _sectioned_lists(lines, items, content, sectioned)
     return {
         holder
         for holder, indices in items.items()
@@ -522,6 +533,40 @@ def _announced_lists(
         if text.endswith(":") and RELATED_LEAD.search(text.lower()) is None:
             announced.add(holder)
     return announced
+
+
+def _sectioned_lists(
+    lines: Sequence[Line],
+    items: dict[etree._Element, list[int]],
+    content: set[int],
+    furniture: re.Pattern[str],
+) -> set[etree._Element]:
+    """Return the lists right under a kept heading that names no furniture, with kept text
+    right after them: sections of the article made of links."""
+    # wcxb-dev 4020: a tutorial's "1. Data Preprocessing", "2. Exploratory Data
+    # Analysis" each over the lessons they link to, between its kept sections; the
+    # lists went as link lists, their headings after them as orphans.
+    sectioned: set[etree._Element] = set()
+    for holder, indices in items.items():
+        heading = _heading_before(lines, min(indices), content)
+        # A section's heading: its anchor's id, not the page's h1 (a wiki's language
+        # list follows its title, wcxb-dev 0682).
+        if heading is None or heading.tag == "h1" or heading.get("id") is None:
+            continue
+        words = text_content(heading).lower()
+        if heading_names_furniture(words, furniture) or _POINTS_AWAY.search(words):
+            continue
+        after = next((i for i in range(max(indices) + 1, len(lines)) if lines[i].t1 > 0), None)
+        if after is not None and after in content:
+            sectioned.add(holder)
+    return sectioned
+
+
+# A heading's words that send the reader to other pages, not into a section: a
+# post's own "Read more:" and "More great bread recipes" lists (odd 4095, 4159).
+_POINTS_AWAY = re.compile(
+    r"\b(?:more|read|reading|related|recommended|popular|latest|similar|also|other|next)\b"
+)
 
 
 def _heading_before(lines: Sequence[Line], index: int, content: set[int]) -> etree._Element | None:
