@@ -228,6 +228,8 @@ class _Flow:
                 stack.pop()
                 if self.items:
                     self._break()
+                if self.ids:
+                    self._forget_id(parent)
                 tail = parent.tail
                 if stack and tail and not tail.isspace():  # else _loose skips it
                     self._loose(tail)
@@ -235,6 +237,15 @@ class _Flow:
     def close(self) -> None:
         """End the open paragraph."""
         self._break()
+
+    def _forget_id(self, container: Element) -> None:
+        """Leave out the id of a container that ended holding no block, unless a link of the
+        content points at it: the next block stands outside it."""
+        # An ad's empty box, `div#article-adsense`, gave its id to the heading of
+        # the box after it (readability-even aktualne).
+        ident = container.get("id")
+        if ident in self.ids and ident not in self.ctx.linked:
+            self.ids.remove(ident)
 
     def _enter(self, el: Element, stack: list[tuple[Element, Iterator[Element]]]) -> bool:
         """Handle one element met in a container; push it and say so if it is one."""

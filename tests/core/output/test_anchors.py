@@ -60,6 +60,21 @@ def test_a_wrappers_linked_id_wins_the_first_blocks_place() -> None:
     assert _ids(tree) == [("h2", "wrapper"), ("b", "themes")]
 
 
+def test_an_empty_boxs_id_goes_to_no_block_after_it_unless_linked() -> None:
+    # readability-even aktualne: an ad's empty `div#article-adsense` gave its id to
+    # the heading of the box after it.
+    tree = _html(
+        "<div id='article-adsense'><script>ads()</script></div>"
+        "<div class='timeline'><h3>Now</h3><p>News of the day.</p></div>"
+    )
+    assert _ids(tree) == []
+    # A link points at it: the next block is where the reader lands.
+    tree = _html(
+        "<p><a href='#end'>To the end</a></p><div id='end'></div><h3>End</h3><p>Text.</p>"
+    )
+    assert _ids(tree) == [("h2", "end")]
+
+
 def test_heading_ids_stay_without_a_link_for_links_from_elsewhere() -> None:
     tree = _html("<h2 id='usage'>Usage</h2><p>Text of the section.</p>")
     assert _ids(tree) == [("h2", "usage")]
