@@ -353,6 +353,7 @@ def preprocess(root: etree._Element, extend: ExtendParams) -> Preprocessed:
         disclosed_max_link_share=extend.unvoiced_max_link_share if extend.keep_disclosed else None,
         place_streamed=extend.place_streamed,
         tooltips=extend.drop_tooltips,
+        hiding_classes=extend.hiding_classes,
     )
     if extend.drop_chrome:
         drop_chrome(

@@ -67,6 +67,13 @@ BOILERPLATE_WORDS: Words = frozenset(
         "mw-editsection",
     }
 )  # fmt: skip
+# Class words a platform's own style sheet hides with `display: none !important`
+# whatever the page's: Webflow's `w-condition-invisible`, set on an element whose
+# CMS condition fails (an unused audio player's "13:47 / 19:15 1x", wcxb-dev 4606;
+# "Projects related to this article: No items found"). The generic "hidden" and
+# "hide" are no such words: a site's sheet decides (see evaluation.md, "Tried,
+# not kept: the class "hidden" as hidden").
+HIDING_CLASSES: Words = frozenset({"w-condition-invisible"})
 # class/id words of a page's comments: furniture under an article, the content
 # of a discussion thread (see ExtendParams.discussion_max_lead).
 COMMENT_WORDS: Words = frozenset({"comment", "comments", "comment-list"})
@@ -634,6 +641,9 @@ class ExtendParams:
     keep_unvoiced: bool = False
     # Leave out a tooltip's box (`role="tooltip"`), shown on hover or focus only.
     drop_tooltips: bool = False
+    # Leave out the elements of these class words, which a platform's style sheet
+    # always hides (HIDING_CLASSES).
+    hiding_classes: Words = frozenset()
     # ... unless more than this share of their text is link text (a mobile menu).
     unvoiced_max_link_share: float = 0.5
     # Keep the hidden (`hidden`, display:none) panels of disclosure widgets, those a
@@ -893,6 +903,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # (without 10.3%, article reader views 93.5% -> 93.2%)
             keep_unvoiced=True,
             drop_tooltips=True,
+            hiding_classes=HIDING_CLASSES,
             keep_disclosed=True,
             # off: even .8489 / odd .8463 (article .9511 / .9410, must-have snippets 81.3% /
             # 81.7%); on: .8511 / .8487 (article .9521 / .9434, must-have 81.5% / 82.0%,

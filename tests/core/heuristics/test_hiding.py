@@ -95,6 +95,24 @@ def test_a_tooltips_box_is_dropped_by_its_role_not_its_class() -> None:
     assert "Countries Visited" in "".join(kept.itertext())
 
 
+def test_a_class_word_a_platform_always_hides_is_dropped() -> None:
+    # wcxb-dev 4606: Webflow's `w-condition-invisible` hides an unused audio player
+    # ("Listen to the audio version", "13:47", "/", "19:15", "1x").
+    page = (
+        "<body><div class='embed-audio-player w-condition-invisible w-embed'>"
+        "<div>Listen to the audio version</div><div>13:47</div></div>"
+        "<div class='hide'>Kept: a site's own sheet decides.</div>"
+        f"<p>{'A freelance developer builds sites for clients of every size. ' * 3}</p>"
+        "</body>"
+    )
+    root = parse(page)
+    assert root is not None
+    drop_hidden(root, hiding_classes=frozenset({"w-condition-invisible"}))
+    text = " ".join("".join(root.itertext()).split())
+    assert "Listen" not in text and "13:47" not in text
+    assert "Kept" in text and "freelance" in text
+
+
 def test_aria_hidden_panels_are_kept_and_aria_hidden_menus_dropped() -> None:
     page = (
         "<body><div role='tabpanel'><p>Open tab.</p></div>"
