@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import islice
 from types import MappingProxyType
 
 from lxml import etree
@@ -21,6 +22,7 @@ from addon.core.heuristics.hiding import (
     holds_article,
     unwrap_all,
 )
+from addon.core.output.tags import INT_RE
 
 # Page furniture that Plainview's extended variant removes outside <article>.
 CHROME = ("nav", "aside", "footer", "header")
@@ -92,6 +94,7 @@ def drop_chrome(
     chrome.extend(overlays)
     # The controls go in the same pass: they never count towards the main share.
     drop_all(root, holding_little(chrome, root, max_share=max_share), *CONTROLS)
+    drop_all(root, control_glyphs(root))  # before the buttons around them are unwrapped
     drop_labelled_controls(root, max_label_chars=max_label_chars)
     drop_skip_links(root)
 
@@ -206,6 +209,37 @@ _SKIP_BAR = re.compile(
     rf"\s*(?:skip|jump)\s+to\s*:?\s*{_LANDMARK}(?:\s*(?:,|or|and|\|)\s*{_LANDMARK})*\s*",
     re.IGNORECASE,
 )
+
+
+def control_glyphs(
+    root: etree._Element, *, max_size: int = 32, max_depth: int = 3
+) -> list[etree._Element]:
+    """Return the images of controls: at most `max_size` pixels each way they declare, within
+    `max_depth` levels of a button, a summary or an element of role "button"."""
+    # An accordion's chevron, alt "Open", once after each question of an FAQ (wcxb-dev
+    # 4912, 8 times): the control opens the answer, which the view shows open.
+    return [
+        img for img in root.iter("img") if _small(img, max_size) and _in_control(img, max_depth)
+    ]
+
+
+def _small(img: etree._Element, max_size: int) -> bool:
+    """Tell whether an image declares a size, and no dimension over `max_size` pixels."""
+    declared = [INT_RE.match(img.get(name) or "") for name in ("width", "height")]
+    sizes = [int(match.group(1)) for match in declared if match]
+    return bool(sizes) and max(sizes) <= max_size
+
+
+def _in_control(element: etree._Element, max_depth: int) -> bool:
+    """Tell whether one of an element's `max_depth` nearest ancestors is a control."""
+    for up in islice(element.iterancestors(), max_depth):
+        if up.tag in _CONTROL_TAGS or up.get("role") == "button":
+            return True
+    return False
+
+
+# The elements that open or act: a glyph inside one is the control's.
+_CONTROL_TAGS = frozenset({"button", "summary"})
 
 
 def drop_labelled_controls(root: etree._Element, *, max_label_chars: int = 200) -> None:

@@ -70,6 +70,20 @@ def test_a_button_left_open_around_the_page_is_unwrapped_small_ones_dropped() ->
     assert root.text_content() == story
 
 
+def test_a_controls_small_glyph_is_dropped_its_label_kept() -> None:
+    # wcxb-dev 4912: an FAQ's chevron, alt "Open", after each question.
+    root = _without_chrome(
+        "<div role='button'><p>What does it cost?</p>"
+        "<img alt='Open' src='/chevron-down.svg' width='24' height='24'></div>"
+        "<details><summary>Why? <img src='/plus.svg' width='16'></summary>Because.</details>"
+        "<h3><button>When? <img src='/caret.svg' height='12'></button></h3>"
+        "<div role='button'><img alt='The map' src='/map.png' width='640' height='400'></div>"
+        "<p><img alt='A star' src='/star.svg' width='16' height='16'> rated</p>"
+    )
+    assert [img.get("src") for img in root.iter("img")] == ["/map.png", "/star.svg"]
+    assert "What does it cost?" in root.text_content() and "When?" in root.text_content()
+
+
 def test_dialogs_are_dropped_unless_they_hold_the_page() -> None:
     story = "The story itself. " * 20
     root = _without_chrome(
