@@ -573,6 +573,9 @@ class ExtendParams:
     # block's text word for word (a description served twice, a carousel cloned
     # for its scrolling); shorter blocks repeat legitimately (labels such as
     # "Team size: 11-50" in a listing); 0 = off.
+    # Leave out a block that repeats the one right before it word for word, of this
+    # many characters or more, outside a thread: a twin the layout shows once; 0 = off.
+    min_twin_chars: int = 0
     min_repeat_chars: int = 0
     # ... only a run in its twin's section, or holding a heading: a run under another
     # heading, holding none, is that entry's own facts (output/furniture.py).
@@ -863,6 +866,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # (article .9477), 40: .8340, 80: .8334. With the discussion rule above:
             # .8345 / .8356 -> .8381 / .8399
             min_repeat_chars=20,
+            min_twin_chars=40,
             repeat_within_section=True,
             # off: even .8511 / odd .8495, must-not snippets kept 10.07% / 10.45%; on:
             # .8513 / .8496, 10.00% / 10.39%. Every short date line at the start:
