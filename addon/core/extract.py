@@ -56,6 +56,7 @@ from addon.core.output.furniture import (
     drop_date_lines,
     drop_disclosures,
     drop_foot_date_lines,
+    drop_lead_breadcrumbs,
     drop_lead_tag_lines,
     drop_logo_links,
     drop_lone_labels,
@@ -546,6 +547,9 @@ def _date_line_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
     if extend.drop_author_photos:
         photos = partial(drop_author_photos, byline=meta.byline)
         steps.append((photos, "the author's photo at the article's start: the byline row"))
+    if extend.drop_lead_breadcrumbs:
+        crumbs = partial(drop_lead_breadcrumbs, title=_headline_text(found.headline, meta))
+        steps.append((crumbs, "a trail of links at the article's start: the site's navigation"))
     return steps
 
 

@@ -580,6 +580,9 @@ class ExtendParams:
     # ... only a run in its twin's section, or holding a heading: a run under another
     # heading, holding none, is that entry's own facts (output/furniture.py).
     repeat_within_section: bool = False
+    # Leave out a breadcrumb trail among the article's first blocks: links joined by
+    # ">" or "/" that end with the headline (output/furniture.py).
+    drop_lead_breadcrumbs: bool = False
     # Leave out the short date, "updated" and reading-time lines before the
     # article's prose: the reader page's byline row shows them.
     drop_date_lines: bool = False
@@ -867,6 +870,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # .8345 / .8356 -> .8381 / .8399
             min_repeat_chars=20,
             min_twin_chars=40,
+            drop_lead_breadcrumbs=True,
             repeat_within_section=True,
             # off: even .8511 / odd .8495, must-not snippets kept 10.07% / 10.45%; on:
             # .8513 / .8496, 10.00% / 10.39%. Every short date line at the start:

@@ -846,6 +846,42 @@ def drop_lead_tag_lines(
     return (*kept, *blocks[lead:])
 
 
+def drop_lead_breadcrumbs(
+    blocks: Sequence[Block],
+    *,
+    title: str,
+    max_lead: int = 3,
+    max_words: int = 10,
+    min_link_share: float = 0.3,
+) -> tuple[Block, ...]:
+    """Leave out a breadcrumb trail among the article's first `max_lead` blocks: a paragraph
+    of links joined by ">", "»", "/" ..., each part of at most `max_words` words, that ends
+    with the headline or is all links."""
+    # "Consulting Articles > Consulting Vs Other Careers > Insurance Consultant vs.
+    # MBB Consultant..." opened wcxb-dev 0372's view: the page's place in its site.
+    lead = blocks[:max_lead]
+    kept = [block for block in lead if not _breadcrumb(block, title, max_words, min_link_share)]
+    return (*kept, *blocks[max_lead:])
+
+
+def _breadcrumb(block: Block, title: str, max_words: int, min_link_share: float) -> bool:
+    """Tell whether a block is a breadcrumb trail (see drop_lead_breadcrumbs)."""
+    if block.kind != "p" or block.link_chars < min_link_share * block.text_chars:
+        return False
+    parts = [" ".join(part.split()) for part in _CRUMB_SEPARATOR.split(block.text)]
+    if len(parts) < 2 or not all(parts) or any(len(p.split()) > max_words for p in parts):
+        return False
+    # All links but the separators, or the last part the page itself, unlinked.
+    linked = block.link_chars >= _ALL_LINKS * block.text_chars
+    return linked or parts[-1].casefold() == " ".join(title.split()).casefold()
+
+
+# The link share of a trail whose every part links (its separators do not).
+_ALL_LINKS = 0.8
+# A breadcrumb's separators, with space around or not ("Home > Blog", "Home/Blog").
+_CRUMB_SEPARATOR = re.compile(r"\s*[>»›→|/]\s*")
+
+
 def _bare_dates(blocks: Sequence[Block], max_chars: int, *, enough: int = 2) -> int:
     """Count the lines that are a date alone, a year and a month's name or two more numbers,
     up to ENOUGH."""

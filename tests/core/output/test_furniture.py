@@ -21,6 +21,7 @@ from addon.core.output.furniture import (
     drop_date_lines,
     drop_disclosures,
     drop_foot_date_lines,
+    drop_lead_breadcrumbs,
     drop_lead_tag_lines,
     drop_logo_links,
     drop_lone_labels,
@@ -294,6 +295,21 @@ def test_a_block_repeating_the_one_right_before_it_goes() -> None:
     kept = drop_adjacent_twins(blocks, min_chars=40)
     # Short blocks and code stay; a twin apart from its first is the repeated-run step's.
     assert kept == (blocks[0], *blocks[2:])
+
+
+def test_a_breadcrumb_trail_at_the_articles_start_goes() -> None:
+    # wcxb-dev 0372: "Consulting Articles > Consulting Vs Other Careers > <headline>".
+    title = "Insurance Consultant vs. MBB Consultant"
+    crumb = Block("p", "<p>...</p>", f"Consulting Articles > Careers > {title}", 60, 32)
+    links = Block("p", "<p>...</p>", "Home / Blog / Guides", 20, 18)
+    prose = Block("p", "<p>...</p>", "Deciding between the two is a choice > once.", 45, 0)
+    url = Block("p", "<p>...</p>", "https://example.org/a/b", 23, 23)
+    blocks = (crumb, links, url, prose)
+    assert drop_lead_breadcrumbs(blocks, title=title) == (url, prose)
+    # Unlinked, or after the article's first blocks, a trail is the article's words.
+    plain = Block("p", "<p>...</p>", f"Consulting Articles > {title}", 40, 0)
+    assert drop_lead_breadcrumbs((plain,), title=title) == (plain,)
+    assert drop_lead_breadcrumbs((prose, prose, prose, crumb), title=title)[-1] is crumb
 
 
 def test_a_threads_replies_quoting_one_post_keep_their_quotations() -> None:
