@@ -556,8 +556,11 @@ def drop_bare_captions(blocks: Sequence[Block]) -> tuple[Block, ...]:
 
 
 def _bare_caption(block: Block) -> bool:
-    """Tell whether a figure block holds a figcaption and no image, media or other content."""
-    if block.kind != "figure" or "<figcaption" not in block.html:
+    """Tell whether a figure block, or a list (a carousel's items), holds figcaptions and no
+    image, media or other content."""
+    # A carousel's items each kept their credit alone, "Credit: The Spruce Eats" six
+    # times in a list (wcxb-dev 4030, 4160): their lazy images had no source.
+    if block.kind not in _CAPTIONED_KINDS or "<figcaption" not in block.html:
         return False
     if _MEDIA_RE.search(block.html):
         return False
@@ -565,6 +568,8 @@ def _bare_caption(block: Block) -> bool:
     return not _TAG_RE.sub("", rest).replace("&nbsp;", "").strip()
 
 
+# The blocks whose captions may be all they hold: a figure, a carousel's list.
+_CAPTIONED_KINDS = frozenset({"figure", "ul", "ol"})
 # What a figure shows besides its caption: media, a table, code, a formula.
 _MEDIA_RE = re.compile(r"<(?:img|svg|video|audio|picture|iframe|canvas|object|table|pre|math)\b")
 _FIGCAPTION_RE = re.compile(r"<figcaption\b.*?</figcaption>", re.S)

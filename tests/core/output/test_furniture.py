@@ -587,6 +587,15 @@ def test_a_caption_of_nothing_goes() -> None:
         "Q Ann",
     )
     assert drop_bare_captions((bare, shown, table, quote)) == (shown, table, quote)
+    # A carousel's items, each its credit alone (wcxb-dev 4030), and a list of words.
+    credits = Block(
+        "ul",
+        "<ul><li><figcaption>Credit: Eats</figcaption></li><li><figcaption>Credit: Eats"
+        "</figcaption></li></ul>",
+        "Credit: Eats Credit: Eats",
+    )
+    words = Block("ul", "<ul><li>One</li><li><figcaption>Two</figcaption></li></ul>", "One Two")
+    assert drop_bare_captions((credits, words)) == (words,)
 
 
 def test_a_bare_date_stays_where_another_bare_date_follows_as_in_a_thread() -> None:
