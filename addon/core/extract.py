@@ -16,7 +16,12 @@ from addon.core.decode import Decoded, decode
 from addon.core.dom import text_content
 from addon.core.heuristics.chrome import drop_chrome
 from addon.core.heuristics.direction import declared_direction, page_direction
-from addon.core.heuristics.hiding import Formula, drop_non_content, restore_formulas
+from addon.core.heuristics.hiding import (
+    Formula,
+    drop_classed_hidden,
+    drop_non_content,
+    restore_formulas,
+)
 from addon.core.heuristics.language import detect_language
 from addon.core.heuristics.metadata import (
     NOTHING_DECLARED,
@@ -355,7 +360,6 @@ def preprocess(root: etree._Element, extend: ExtendParams) -> Preprocessed:
         disclosed_max_link_share=extend.unvoiced_max_link_share if extend.keep_disclosed else None,
         place_streamed=extend.place_streamed,
         tooltips=extend.drop_tooltips,
-        hiding_classes=extend.hiding_classes,
     )
     if extend.drop_chrome:
         drop_chrome(
@@ -364,6 +368,9 @@ def preprocess(root: etree._Element, extend: ExtendParams) -> Preprocessed:
     # Read once for both steps (the tree does not change between them), with every
     # class/id word either may ask about.
     names = page_names(root, all_furniture_words(extend))
+    if extend.hiding_classes:
+        # Found among the values read once: most pages hold none of the words.
+        drop_classed_hidden(root, names.named(extend.hiding_classes))
     words = furniture_words(root, extend, names)
     banners = drop_named_furniture(
         root,

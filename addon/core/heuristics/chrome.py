@@ -218,9 +218,9 @@ def control_glyphs(
     `max_depth` levels of a button, a summary or an element of role "button"."""
     # An accordion's chevron, alt "Open", once after each question of an FAQ (wcxb-dev
     # 4912, 8 times): the control opens the answer, which the view shows open.
-    return [
-        img for img in root.iter("img") if _small(img, max_size) and _in_control(img, max_depth)
-    ]
+    controls = [*root.iter(*_CONTROL_TAGS), *elements_with(root, _BUTTON_ROLE)]
+    images = dict.fromkeys(img for control in controls for img in control.iter("img"))
+    return [img for img in images if _small(img, max_size) and _in_control(img, max_depth)]
 
 
 def _small(img: etree._Element, max_size: int) -> bool:
@@ -239,7 +239,8 @@ def _in_control(element: etree._Element, max_depth: int) -> bool:
 
 
 # The elements that open or act: a glyph inside one is the control's.
-_CONTROL_TAGS = frozenset({"button", "summary"})
+_CONTROL_TAGS = ("button", "summary")
+_BUTTON_ROLE = MappingProxyType({"role": ("button",)})
 
 
 def drop_labelled_controls(root: etree._Element, *, max_label_chars: int = 200) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Collection, Container, Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 
@@ -16,10 +16,8 @@ import lxml.html
 from lxml import etree
 
 from addon.core.dom import (
-    attribute_value_set,
     attribute_values,
     elements_valued,
-    elements_with,
     hidden_elements,
     text_content,
     text_length,
@@ -63,7 +61,6 @@ def drop_non_content(
     disclosed_max_link_share: float | None = None,
     place_streamed: bool = False,
     tooltips: bool = False,
-    hiding_classes: Collection[str] = (),
 ) -> tuple[Formula, ...]:
     """Remove scripts, styles, templates, hidden elements (with `tooltips`, a tooltip's box
     too) and empty noscripts in place; flatten formulas, returning their MathML
@@ -84,21 +81,17 @@ def drop_non_content(
         disclosed_max_link_share=disclosed_max_link_share,
         place_streamed=place_streamed,
         tooltips=tooltips,
-        hiding_classes=hiding_classes,
     )
     return formulas
 
 
-def classed(root: etree._Element, words: Collection[str]) -> list[etree._Element]:
-    """Return the elements under root whose class list holds one of the words."""
-    # The page's distinct class values first: most pages hold none of the words,
-    # and the elements are walked for only those that do.
-    values = [
-        value
-        for value in attribute_value_set(root, ("class",))
-        if any(word in words for word in value.split())
-    ]
-    return elements_with(root, {"class": values}) if values else []
+def drop_classed_hidden(
+    root: etree._Element, values: set[str], *, max_share: float = 0.5
+) -> None:
+    """Remove the elements of these class or id values, which a platform's style sheet always
+    hides (`HIDING_CLASSES`), unless one holds more than `max_share` of the page's text."""
+    # Webflow's `w-condition-invisible` (wcxb-dev 4606's unused audio player).
+    drop_all(root, holding_little(owners_of(root, values), root, max_share=max_share))
 
 
 # The role of a box shown on hover or focus only.
@@ -343,11 +336,9 @@ def drop_hidden(
     disclosed_max_link_share: float | None = None,
     place_streamed: bool = False,
     tooltips: bool = False,
-    hiding_classes: Collection[str] = (),
 ) -> None:
     """Remove elements the page hides from every reader (`hidden`, `display:none`; with
-    `tooltips`, `role="tooltip"`, shown on hover or focus only; a class word of
-    `hiding_classes`, which a platform's style sheet always hides)."""
+    `tooltips`, `role="tooltip"`, shown on hover or focus only)."""
     # With `place_streamed`, React's streamed parts first move into their slots
     # (see place_streamed_segments) and the slots, templates, go with the hidden.
     # Elements marked only aria-hidden go too, unless `unvoiced_max_link_share`
@@ -370,8 +361,6 @@ def drop_hidden(
         # (a shop's "B Corp", "Budget friendly": even .85889 -> .85909 but odd .85754
         # -> .85738, 2947 0.74 -> 0.56).
         hidden.extend(elements_valued(root, ("role",), _TOOLTIP))
-    if hiding_classes:
-        hidden.extend(classed(root, hiding_classes))
     if disclosed_max_link_share is not None:
         hidden = closed_panels_dropped(root, hidden, max_link_share=disclosed_max_link_share)
     unvoiced = found.unvoiced

@@ -371,7 +371,11 @@ def _sort_marked(
 def all_furniture_words(extend: ExtendParams) -> Words:
     """Return every class/id word the furniture steps may ask about, for `page_names`."""
     return (
-        extend.boilerplate_words | extend.comment_words | extend.footer_words | extend.review_words
+        extend.boilerplate_words
+        | extend.comment_words
+        | extend.footer_words
+        | extend.review_words
+        | extend.hiding_classes
     )
 
 

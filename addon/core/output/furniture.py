@@ -273,6 +273,7 @@ def drop_adjacent_twins(blocks: Sequence[Block], *, min_chars: int = 40) -> tupl
             before is None
             or block.kind == "pre"
             or len(block.text) < min_chars
+            or block.text.split(None, 1)[:1] != before.text.split(None, 1)[:1]  # most, cheaply
             or _repeat_key(block, thread=False) != _repeat_key(before, thread=False)
         ):
             kept.append(block)

@@ -9,6 +9,7 @@ from fragments import body_of, text_after
 from addon.core.heuristics.hiding import (
     _repeated_units,
     closed_panels_dropped,
+    drop_classed_hidden,
     drop_hidden,
     drop_non_content,
     embolden_summaries,
@@ -19,6 +20,7 @@ from addon.core.heuristics.hiding import (
     restore_formulas,
     unwrap_noscript,
 )
+from addon.core.heuristics.names import page_names
 from addon.core.heuristics.parse import parse, strip_premature_end_tags
 
 
@@ -107,7 +109,10 @@ def test_a_class_word_a_platform_always_hides_is_dropped() -> None:
     )
     root = parse(page)
     assert root is not None
-    drop_hidden(root, hiding_classes=frozenset({"w-condition-invisible"}))
+    values = page_names(root, frozenset({"w-condition-invisible"})).named(
+        frozenset({"w-condition-invisible"})
+    )
+    drop_classed_hidden(root, values)
     text = " ".join("".join(root.itertext()).split())
     assert "Listen" not in text and "13:47" not in text
     assert "Kept" in text and "freelance" in text
