@@ -23,6 +23,11 @@ BOILERPLATE_WORDS: Words = frozenset(
         # up, none down); "call-to-action" also: even -> .85951 (a service page's
         # whole offer is its call to action, 4292 .97 -> .60), "cta" -> .85937
         "republication", "republish", "donate", "donation",
+        # the author's card shown on hover beside the byline (Dotdash Meredith's
+        # `mntl-author-tooltip`: "Full Bio", the bio, "Learn about our editorial
+        # policies", wcxb-dev 0044: even .86002 -> .86010, odd .85802 -> .85806, 8
+        # pages up, none down); "tooltip" alone names the badges that open one too
+        "author-tooltip",
         # the boxes around a post: its author's bio, the legal or affiliate disclaimer,
         # the e-mail opt-in form, the links to the previous and next post (without them:
         # even .8455 / odd .8446, article .9493 / .9404, must-not snippets kept 10.1% /
