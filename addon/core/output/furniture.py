@@ -1073,7 +1073,9 @@ _READ_WORDS = tag_set("read reading")
 # neighbours: "by", "written by", "edited by", "por", "von", "par", "di", "door", "av",
 # "af", "przez".
 _BY_WORDS = tag_set(
-    "by written posted author authors edited reviewed por von par di door av af przez"
+    "by written posted author authors edited reviewed por von par di door av af przez "
+    # a fact-checker's credit ("Fact checked by", its name in a hover card, wcxb-dev 0044)
+    "fact checked"
 )
 # A date's label: its stamp word, with "last" and "on" ("Last updated on").
 _LABEL_WORDS = _STAMPS | tag_set("last on")

@@ -627,6 +627,9 @@ def test_a_bylines_lead_word_alone_before_the_prose_goes() -> None:
         ("p", "By"),
     )  # fmt: skip
     assert drop_date_lines(blocks, published=None) == blocks[2:]
+    # A fact-checker's credit whose name was a hover card's link (wcxb-dev 0020, 0116).
+    checked = _text_blocks(("p", "Fact checked by"), ("p", prose))
+    assert drop_date_lines(checked, published=None) == checked[1:]
 
 
 def test_a_posts_vote_count_alone_goes() -> None:
