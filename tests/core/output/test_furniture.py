@@ -295,6 +295,16 @@ def test_a_block_repeating_the_one_right_before_it_goes() -> None:
     kept = drop_adjacent_twins(blocks, min_chars=40)
     # Short blocks and code stay; a twin apart from its first is the repeated-run step's.
     assert kept == (blocks[0], *blocks[2:])
+    # Two coupons' images under one caption are two figures (odd 2111); a heading
+    # printed twice is one ("Table of Contents", wcxb-dev 0044).
+    coupons = (
+        Block("figure", '<figure><img src="a.png"><figcaption>Expires 01/01/26</figcaption>'
+              "</figure>", "Expires 01/01/26"),
+        Block("figure", '<figure><img src="b.png"><figcaption>Expires 01/01/26</figcaption>'
+              "</figure>", "Expires 01/01/26"),
+    )  # fmt: skip
+    contents = _text_blocks(("p", "Table of Contents"), ("p", "Table of Contents"))
+    assert drop_adjacent_twins((*coupons, *contents)) == (*coupons, contents[0])
 
 
 def test_a_breadcrumb_trail_at_the_articles_start_goes() -> None:
