@@ -54,7 +54,6 @@ from addon.core.output.furniture import (
     LabelKeys,
     cut_furniture_tail,
     cut_teaser_dates,
-    drop_adjacent_twins,
     drop_author_photos,
     drop_bare_captions,
     drop_closing_headings,
@@ -499,9 +498,6 @@ def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
             within_section=extend.repeat_within_section,
         )
         steps.append((repeated, "a run of blocks repeating an earlier run"))
-    if extend.min_twin_chars and not found.dated_posts:
-        twins = partial(drop_adjacent_twins, min_chars=extend.min_twin_chars)
-        steps.append((twins, "a block repeating the one right before it"))
     steps += _label_steps(extend)
     steps += _figure_steps(found, extend)
     if extend.disclosure_words:

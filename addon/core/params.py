@@ -583,10 +583,6 @@ class ExtendParams:
     # block's text word for word (a description served twice, a carousel cloned
     # for its scrolling); shorter blocks repeat legitimately (labels such as
     # "Team size: 11-50" in a listing); 0 = off.
-    # Leave out a block that repeats the one right before it word for word, of this
-    # many characters or more, outside a thread: a twin the layout shows once; 0 = off
-    # (40: even .86010, odd .85806; 15: .86022 / .85810, "Table of Contents" twice).
-    min_twin_chars: int = 0
     min_repeat_chars: int = 0
     # ... only a run in its twin's section, or holding a heading: a run under another
     # heading, holding none, is that entry's own facts (output/furniture.py).
@@ -880,7 +876,6 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             # (article .9477), 40: .8340, 80: .8334. With the discussion rule above:
             # .8345 / .8356 -> .8381 / .8399
             min_repeat_chars=20,
-            min_twin_chars=15,
             drop_lead_breadcrumbs=True,
             repeat_within_section=True,
             # off: even .8511 / odd .8495, must-not snippets kept 10.07% / 10.45%; on:

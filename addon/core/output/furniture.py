@@ -259,33 +259,6 @@ def drop_repeated_blocks(
     return tuple(kept)
 
 
-def drop_adjacent_twins(blocks: Sequence[Block], *, min_chars: int = 15) -> tuple[Block, ...]:
-    """Leave out a block that repeats the one right before it word for word, of `min_chars`
-    or more: a twin the page's layout shows once."""
-    # A post's summary field over its body, whose first paragraph it is (wcxb-dev
-    # 4096); a heading printed for two layouts (odd 2848, 19 headings). A run of
-    # one is the repeated-run step's to keep; right after itself it is no refrain.
-    # Code is never a twin: a documentation page may show one command twice.
-    kept: list[Block] = []
-    for block in blocks:
-        before = kept[-1] if kept else None
-        if (
-            before is None
-            or block.kind == "pre"
-            or len(block.text) < min_chars
-            or block.text.split(None, 1)[:1] != before.text.split(None, 1)[:1]  # most, cheaply
-            or _repeat_key(block, thread=False) != _repeat_key(before, thread=False)
-            # Two coupons' images under one caption, "Expires 01/01/26" (odd 2111).
-            or (block.kind in _SHOWN_KINDS and block.html != before.html)
-        ):
-            kept.append(block)
-    return tuple(kept)
-
-
-# The blocks that show more than their text: twins only when their markup is one.
-_SHOWN_KINDS = frozenset({"figure", "table", "img"})
-
-
 def _less_closing_headings(blocks: Sequence[Block], start: int, run: int) -> int:
     """Return a repeated run's length without the headings that close it: each heads what
     follows the run, which does not repeat."""

@@ -14,7 +14,6 @@ from addon.core.output.furniture import (
     _names_furniture,
     cut_furniture_tail,
     cut_teaser_dates,
-    drop_adjacent_twins,
     drop_author_photos,
     drop_bare_captions,
     drop_closing_headings,
@@ -282,29 +281,6 @@ def test_a_summary_entry_repeated_over_its_section_keeps_the_sections_heading() 
     titles = (("h2", "Made for MagSafe"), ("h3", "Built with magnets inside."))
     page = _text_blocks(*titles, ("p", "Price"), *titles, ("p", "Reviews"))
     assert drop_repeated_blocks(page, min_chars=20) == (*page[:3], page[5])
-
-
-def test_a_block_repeating_the_one_right_before_it_goes() -> None:
-    # wcxb-dev 4096: a post's summary field over its body, whose first paragraph it is.
-    summary = ("p", "In today's fast-paced world, financial stability matters more than ever.")
-    code = ("pre", "python -m pip install --upgrade example-tools")
-    blocks = _text_blocks(
-        summary, summary, ("p", "Short line."), ("p", "Short line."), code, code,
-        ("h2", "Budgeting that lasts the whole year"), summary,
-    )  # fmt: skip
-    kept = drop_adjacent_twins(blocks, min_chars=40)
-    # Short blocks and code stay; a twin apart from its first is the repeated-run step's.
-    assert kept == (blocks[0], *blocks[2:])
-    # Two coupons' images under one caption are two figures (odd 2111); a heading
-    # printed twice is one ("Table of Contents", wcxb-dev 0044).
-    coupons = (
-        Block("figure", '<figure><img src="a.png"><figcaption>Expires 01/01/26</figcaption>'
-              "</figure>", "Expires 01/01/26"),
-        Block("figure", '<figure><img src="b.png"><figcaption>Expires 01/01/26</figcaption>'
-              "</figure>", "Expires 01/01/26"),
-    )  # fmt: skip
-    contents = _text_blocks(("p", "Table of Contents"), ("p", "Table of Contents"))
-    assert drop_adjacent_twins((*coupons, *contents)) == (*coupons, contents[0])
 
 
 def test_a_breadcrumb_trail_at_the_articles_start_goes() -> None:
