@@ -25,6 +25,8 @@ from addon.core.output.urls import UrlBase
 from addon.core.result import Block
 
 _HEADING_OPEN = re.compile(r"^(\s*<)h([1-6])(?=[\s>/])", re.IGNORECASE)
+# A heading's level inside a block's serialised HTML.
+_NESTED_LEVEL = re.compile(r"<h([1-6])(?=[\s>/])")
 
 
 def promote_aria_headings(roots: Sequence[Element], *, default_level: int = 2) -> None:
@@ -88,6 +90,10 @@ def outline(blocks: Sequence[Block], *, top_level: int = 2) -> tuple[Block, ...]
     for block in blocks:
         level = heading_level(block)
         if not level:
+            # A heading inside a block (a product's title in its list item) opens its
+            # section for the heading blocks after it (wcxb-dev 4064).
+            for nested in _NESTED_LEVEL.findall(block.html) if "<h" in block.html else ():
+                nest(open_levels, int(nested), top_level=top_level)
             out.append(block)
             continue
         stepped = nest(open_levels, level, top_level=top_level)

@@ -97,6 +97,14 @@ def test_headings_of_one_level_stay_siblings_before_a_higher_one() -> None:
     assert [kind for kind, _ in levels(outline(blocks))] == ["h2", "h2", "h2", "h3"]
 
 
+def test_a_heading_inside_a_block_opens_its_section_for_the_heading_blocks_after_it() -> None:
+    # wcxb-dev 4064: each product's title is an h3 inside its list item, its
+    # "Why We Picked It" an h4 block after the list: it stays under the title.
+    item = Block("ul", "<ul><li><h3>Logitech MX Master 4</h3><p>A mouse.</p></li></ul>", "")
+    blocks = (h(2, "The best mice"), item, h(4, "Why We Picked It"), h(2, "How we test"))
+    assert [kind for kind, _ in levels(outline(blocks))] == ["h2", "h4", "h2"]
+
+
 def test_extraction_keeps_sections_after_the_first_at_its_level() -> None:
     body = f"<p>{'Words of the article, long enough to count. ' * 4}</p>"
     page = (
