@@ -148,7 +148,31 @@ def signup_boxes(root: etree._Element, *, max_chars: int) -> list[etree._Element
             fits.add(up)
             box = up
         boxes.append(box)
+        boxes.extend(small_print(box, max_chars=max_chars))
     return boxes
+
+
+# How a sign-up's small print opens: "By entering your email address you agree to ...",
+# "By clicking Sign Me Up, you confirm ...", "By submitting my email address. I certify ...".
+_SMALL_PRINT = re.compile(
+    r"\s*by\s+(?:submitting|signing|subscribing|clicking|entering|providing|registering)\b",
+    re.IGNORECASE,
+)
+
+
+def small_print(box: etree._Element, *, max_chars: int) -> list[etree._Element]:
+    """Return the sign-up box's siblings that are its small print: the terms its form agrees to."""
+    # The box stops below the ancestor of more than `max_chars` of text; its small
+    # print may sit beside it there (wcxb-dev 4620's "$25 Off" box, its h6 in the next row).
+    parent = box.getparent()
+    siblings = [] if parent is None else [one for one in parent if one is not box]
+    return [
+        one
+        for one in siblings
+        if is_element(one)
+        and text_length(one) <= max_chars
+        and _SMALL_PRINT.match(text_content(one))
+    ]
 
 
 def _holds_h1(element: etree._Element) -> bool:
