@@ -265,7 +265,8 @@ def test_many_forms_under_one_container_each_get_their_own_box() -> None:
 def test_a_sign_ups_small_print_beside_its_box_goes_with_it() -> None:
     # wcxb-dev 4620: the box stops below a container of too much text, and its small
     # print ("By submitting my email address ...") sits beside it in the next row.
-    pitch = "<div><h3>Enter your email to unlock $25 off</h3><form><input type='email'></form></div>"
+    pitch = "<div><h3>Enter your email to unlock $25 off</h3><form><input type='email'></form>"
+    pitch += "</div>"
     terms = "<div><h6>By submitting my email address I agree to the Terms of Use.</h6></div>"
     other = "<div><p>Offers can be withdrawn at any time.</p></div>"
     root = lxml.html.document_fromstring(
