@@ -139,7 +139,9 @@ TAG_LINE_LABELS = (
 # A share bar's label alone, in a heading's words: "Share", "Share this story".
 SHARE_LABELS = (
     r"share(?: this(?: (?:story|article|post|page|recipe|video))?| on \w+(?: \w+)?| via \w+)?|"
-    r"(?:\d+ )?shares|"  # a share count and its label (wcxb-dev 0500, 4083's "139 shares")
+    # a share count and its label (wcxb-dev 0500, 4083's "139 shares"; 4088's "3.0K Shares")
+    # ("3.0K" reads "3 0k": the words are cut at the point)
+    r"(?:\d+ )?(?:\d*[km] )?shares|"
     r"(?:email|tweet|pin) this(?: (?:story|article|post|page|recipe))?|"
     # Pinterest's prompt over a pinnable image (wcxb-dev 4164, 4662)
     r"pin (?:this |it )?for later|"
