@@ -570,8 +570,13 @@ def _label_steps(extend: ExtendParams) -> list[tuple[_Step, str]]:
         controls = partial(lone, pattern=label_bar_pattern(extend.control_labels), linkless=True)
         steps.append((controls, "a control's label, the control gone: Read more, Show more"))
     if extend.action_labels:
-        actions = partial(lone, pattern=label_bar_pattern(extend.action_labels))
+        pattern = label_bar_pattern(extend.action_labels)
+        actions = partial(lone, pattern=pattern, max_chars=extend.prompt_max_chars)
         steps.append((actions, "an action's label that needs an account: Reply, Sign up"))
+    if extend.follow_labels:
+        pattern = label_bar_pattern(extend.follow_labels)
+        follows = partial(lone, pattern=pattern, max_chars=extend.prompt_max_chars)
+        steps.append((follows, "a prompt to follow the site on social networks"))
     if extend.taxonomy_labels:
         pattern = label_bar_pattern(extend.taxonomy_labels)
         tags = partial(lone, pattern=pattern, linkless=True, headings=False)

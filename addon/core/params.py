@@ -235,8 +235,18 @@ ACTION_LABELS = (
     # a wiki's link to edit its language links, a shop's prompt to open its app
     # (wcxb-dev 2904; 3043, 3071)
     r"edit links|open in (?:the )?(?:desktop )?app|"
-    r"already have an account\b.*"
+    r"already have an account\b.*|"
+    # a bookmark tool's notice to a guest (wcxb-dev 0400)
+    r"you (?:need|have) to (?:log ?in|sign in) or (?:register|sign up) to\b.*"
 )
+# A prompt to follow the site on social networks, its links the networks' names
+# ("Follow AP on Facebook, X, Instagram, YouTube and TikTok", wcxb-dev 0270): the
+# site's, not the article's.
+_NETWORKS = (
+    "(?:facebook|x|twitter|instagram|youtube|tiktok|linkedin|pinterest|threads|bluesky|"
+    "mastodon|reddit|whatsapp|telegram|flipboard|snapchat|twitch|google news)"
+)
+FOLLOW_LABELS = rf"follow (?:\w+ ){{0,4}}on {_NETWORKS}(?: (?:and |or )?{_NETWORKS})*"
 # The headings of an article's own list of sources (ExtendParams.source_headings),
 # with a heading anchor's "¶" or a colon after them: a list of links under one is
 # the article's, not a link list (issue 28: "a closing list of references is gone";
@@ -627,6 +637,12 @@ class ExtendParams:
     # ... and an action's label that needs an account, link or not ("Reply with quote",
     # "Ask question", "Sign up or log in"); "" = none.
     action_labels: str = ""
+    # ... and a prompt to follow the site on social networks, link or not ("Follow us
+    # on Facebook and X"); "" = none.
+    follow_labels: str = ""
+    # The longest action label and follow prompt, in characters: a guest's notice is a
+    # sentence ("You need to login or register to view and manage your bookmarks.").
+    prompt_max_chars: int = 40
     # ... and, a paragraph only, a tag list's label, its tags gone ("Tags"); "" = none.
     taxonomy_labels: str = ""
     # Leave out the headings the article ends with: nothing under them, they title nothing.
@@ -896,6 +912,8 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             ad_labels=AD_LABELS,
             control_labels=CONTROL_LABELS,
             action_labels=ACTION_LABELS,
+            follow_labels=FOLLOW_LABELS,
+            prompt_max_chars=120,
             taxonomy_labels=TAXONOMY_LABELS,
             disclosure_words=DISCLOSURE_WORDS,
             drop_closing_headings=True,

@@ -296,24 +296,26 @@ def drop_lone_labels(
     linkless: bool = False,
     headings: bool = True,
     keys: LabelKeys | None = None,
+    max_chars: int = 40,
 ) -> tuple[Block, ...]:
-    """Leave out the headings and paragraphs that are a label alone, its widget gone: a share
-    bar's ("Share this story"), an advertisement's ("Advertisement", "Anzeige"); with
-    `linkless`, only those holding no link off the page (such a link still leads
-    somewhere); without `headings`, paragraphs and lists only. `keys` shares
-    the blocks' words between the label steps of one page."""
+    """Leave out the headings and paragraphs of at most `max_chars` that are a label alone,
+    its widget gone: a share bar's ("Share this story"), an advertisement's
+    ("Advertisement", "Anzeige"); with `linkless`, only those holding no link off the
+    page (such a link still leads somewhere); without `headings`, paragraphs and lists
+    only. `keys` shares the blocks' words between the label steps of one page."""
     # Left where they stood, not ending the content: a thread repeats "Share" under
     # every post, a story's bar stands above its first paragraph (readability-even
     # theverge's h2 "Share this story"); an ad slot's label stands between two
     # paragraphs or closes the story (nytimes-3, heise). No wcxb-dev reference holds
     # such a line.
-    # Most blocks are longer than a label: their length is read first, inline.
+    # Most blocks are longer than a label: their length is read first, inline; 40 is
+    # longer than any share, ad or control label.
     words = keys or LabelKeys()
     return tuple(
         [
             block
             for block in blocks
-            if len(block.text) > _MAX_LABEL_CHARS
+            if len(block.text) > max_chars
             or (not headings and block.kind in HEADINGS)
             or not _is_label(block, pattern, linkless, words)
         ]
@@ -418,10 +420,6 @@ def drop_closing_headings(blocks: Sequence[Block], *, max_words: int = 12) -> Se
 def _short_heading(block: Block, max_words: int) -> bool:
     """Tell whether a block is a heading of `max_words` words or fewer."""
     return block.kind in HEADINGS and len(block.text.split()) <= max_words
-
-
-# Longer than any share label: the text is not even lowered and cut into words.
-_MAX_LABEL_CHARS = 40
 
 
 def drop_twin_figures(blocks: Sequence[Block]) -> tuple[Block, ...]:

@@ -37,6 +37,7 @@ from addon.core.params import (
     AD_LABELS,
     CONTROL_LABELS,
     DISCLOSURE_WORDS,
+    FOLLOW_LABELS,
     FURNITURE_BOX_HEADINGS,
     FURNITURE_HEADINGS,
     SHARE_LABELS,
@@ -1221,3 +1222,27 @@ def test_closing_headings_leave_the_rest_in_order(kinds: list[str]) -> None:
     if kept and len(kept) < len(blocks):
         assert kept[-1].kind not in ("h2", "h3")
         assert all(block.kind in ("h2", "h3") for block in blocks[len(kept) :])
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("Follow AP on Facebook, X, Instagram, YouTube and TikTok", True),
+        ("Follow us on LinkedIn", True),
+        ("Follow the river on foot to the old mill", False),
+        ("Follow us on Facebook for the results of the vote on the new bridge", False),
+    ],
+)
+def test_a_prompt_to_follow_the_site_on_networks_goes(text: str, label: bool) -> None:
+    # wcxb-dev 0270: the magazine's prompt closed the article, its links the networks.
+    blocks = (*_text_blocks(("p", "The story."), ("p", text)),)
+    kept = drop_lone_labels(blocks, label_bar_pattern(FOLLOW_LABELS), max_chars=120)
+    assert kept == (blocks[:1] if label else blocks)
+
+
+def test_a_label_longer_than_max_chars_stays() -> None:
+    # wcxb-dev 0400: a guest's notice is a sentence, longer than any button's label.
+    notice = "You need to login or register to view and manage your bookmarks."
+    blocks = _text_blocks(("p", notice))
+    assert drop_lone_labels(blocks, label_bar_pattern(ACTION_LABELS)) == blocks
+    assert drop_lone_labels(blocks, label_bar_pattern(ACTION_LABELS), max_chars=120) == ()
