@@ -66,6 +66,7 @@ from addon.core.output.furniture import (
     drop_lone_labels,
     drop_related_leads,
     drop_repeated_blocks,
+    drop_teaser_grids,
     drop_twin_figures,
     drop_vote_counts,
     furniture_pattern,
@@ -516,7 +517,8 @@ def _furniture_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
 
 
 def _figure_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, str]]:
-    """List the steps that leave out figures: a twin, a caption of nothing, the site's logo."""
+    """List the steps that leave out figures: a twin, a caption of nothing, the site's logo,
+    a teaser grid."""
     steps: list[tuple[_Step, str]] = []
     if extend.drop_twin_figures:
         steps.append((drop_twin_figures, "a figure repeating the one before it"))
@@ -525,6 +527,9 @@ def _figure_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, str]
     if extend.drop_logo_links:
         logos = partial(drop_logo_links, origin=UrlBase.of(found.base_url).origin)
         steps.append((logos, "an image linking home, outside the text: the site's logo"))
+    if extend.teaser_grid_headings:
+        grids = partial(drop_teaser_grids, headings=furniture_pattern(extend.teaser_grid_headings))
+        steps.append((grids, "a grid of teasers whose titles went: its heading and images"))
     return steps
 
 

@@ -280,6 +280,10 @@ FURNITURE_HEADINGS = (
     "(?:was|is|did you find) this (?:(?:page|article|post|content|information|guide) )?"
     "(?:helpful|useful)"
 )
+# The titles of a teaser grid beside the furniture headings ("The Latest From the Blog",
+# "Latest", "Read more in the CedarDB Blog": wcxb-dev 0290, 4096, 0422), matched only
+# over a run of captionless figures (ExtendParams.teaser_grid_headings).
+TEASER_GRID_HEADINGS = r"(?:the )?latest\b.*|read more\b.*"
 
 Filter = Literal[0, 1, 2, 3]
 Smoothing = Literal["4.2", "4.6"]
@@ -656,6 +660,9 @@ class ExtendParams:
     # End the content at a run of bare dates after its last prose: teaser cards whose
     # titles, links all, were left out (their dates, images and cut-off excerpts).
     cut_teaser_dates: bool = False
+    # Leave out a heading naming other posts, these words or the furniture headings', with
+    # the captionless figures under it: a teaser grid, its titles gone; "" = off.
+    teaser_grid_headings: str = ""
     # Leave out a heading whose every line under it, up to the next kept heading of
     # its rank or higher, was left out: it titled what is gone ("More on HBS:").
     drop_orphaned_headings: bool = False
@@ -922,6 +929,7 @@ _DANAG_FAMILY: dict[str, ExtractParams] = {
             drop_vote_counts=True,
             # off: even .85716 / odd .85621; on: .85716 / .85639 (6 pages up, none down)
             cut_teaser_dates=True,
+            teaser_grid_headings=f"{FURNITURE_HEADINGS}|{TEASER_GRID_HEADINGS}",
             drop_orphaned_headings=True,
             # off: even .8387 / odd .8398 (article .9487 / .9395, must-not snippets
             # kept 11.2% / 11.6%); on: .8408 / .8402 (article .9494 / .9404, must-not

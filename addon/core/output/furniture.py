@@ -887,6 +887,75 @@ def _bare_date(text: str, max_chars: int) -> bool:
     return (named or len(numbers) >= 3) and not _rest(words)
 
 
+def drop_teaser_grids(
+    blocks: Sequence[Block],
+    *,
+    headings: re.Pattern[str],
+    min_figures: int = 2,
+    max_label_chars: int = 40,
+) -> tuple[Block, ...]:
+    """Leave out a heading that names other posts with the bare figures under it: a teaser
+    grid whose titles, links all, were left out."""
+    # wcxb-dev 0174's "More Proof Points", 0290's "The Latest From the Blog", 4096's
+    # "Recommended" and "Latest": three to six images each, no title, no caption, up to
+    # the next heading or label or the end. A gallery of the article's own photos under
+    # "More photos" keeps them: "more" names teasers only when each image links to a page.
+    gone: set[int] = set()
+    for index, block in enumerate(blocks):
+        if not _grid_label(block, max_label_chars):
+            continue
+        end = _bare_figures_end(blocks, index + 1)
+        run = blocks[index + 1 : end]
+        if sum(one.kind == "figure" for one in run) < min_figures:
+            continue
+        closed = end == len(blocks) or _grid_label(blocks[end], max_label_chars)
+        if closed and _names_teasers(block, run, headings):
+            gone.update(range(index, end))
+    return tuple(block for index, block in enumerate(blocks) if index not in gone)
+
+
+def _grid_label(block: Block, max_chars: int) -> bool:
+    """Tell whether a block is a heading, or a short line ending in a word: a grid's title."""
+    if block.kind in HEADINGS:
+        return True
+    text = block.text.strip()
+    return block.kind == "p" and 0 < len(text) <= max_chars and text[-1].isalnum()
+
+
+def _bare_figures_end(blocks: Sequence[Block], start: int, *, max_chars: int = 80) -> int:
+    """Return where a run of captionless figures and bare dates from `start` ends."""
+    end = start
+    while end < len(blocks) and (
+        (blocks[end].kind == "figure" and not blocks[end].text.strip())
+        or (blocks[end].kind == "p" and _bare_date(blocks[end].text, max_chars))
+    ):
+        end += 1
+    return end
+
+
+def _names_teasers(label: Block, run: Sequence[Block], headings: re.Pattern[str]) -> bool:
+    """Tell whether a grid's title names other posts: as furniture does, or "More ..." over
+    images that each link to a page."""
+    if heading_names_furniture(label.text, headings):
+        return True
+    if not label.text.strip().lower().startswith("more "):
+        return False
+    figures = [block for block in run if block.kind == "figure"]
+    return all(_links_to_page(block.html) for block in figures)
+
+
+def _links_to_page(html: str) -> bool:
+    """Tell whether a block's HTML holds a link to a page, not to an image file or a place."""
+    return any(
+        href.startswith(("http://", "https://", "/")) and not _IMAGE_FILE.search(href)
+        for href in _HREF_RE.findall(html)
+    )
+
+
+# A link to an image file: a gallery's link to the full-size photo.
+_IMAGE_FILE = re.compile(r"\.(?:jpe?g|png|gif|webp|avif|svg)(?:[?#].*)?$", re.IGNORECASE)
+
+
 def cut_teaser_dates(
     blocks: Sequence[Block], *, max_chars: int = 80, excerpt_chars: int = 150, min_dates: int = 3
 ) -> tuple[Block, ...]:

@@ -26,6 +26,7 @@ from addon.core.output.furniture import (
     drop_lone_labels,
     drop_related_leads,
     drop_repeated_blocks,
+    drop_teaser_grids,
     drop_twin_figures,
     drop_vote_counts,
     furniture_pattern,
@@ -43,6 +44,7 @@ from addon.core.params import (
     SHARE_LABELS,
     TAG_LINE_LABELS,
     TAXONOMY_LABELS,
+    TEASER_GRID_HEADINGS,
 )
 from addon.core.result import Block
 
@@ -1246,3 +1248,41 @@ def test_a_label_longer_than_max_chars_stays() -> None:
     blocks = _text_blocks(("p", notice))
     assert drop_lone_labels(blocks, label_bar_pattern(ACTION_LABELS)) == blocks
     assert drop_lone_labels(blocks, label_bar_pattern(ACTION_LABELS), max_chars=120) == ()
+
+
+_GRID = furniture_pattern(f"{FURNITURE_HEADINGS}|{TEASER_GRID_HEADINGS}")
+
+
+def _teaser_figure(href: str | None) -> Block:
+    image = '<img src="https://example.com/a.jpg" alt="A teaser">'
+    inner = f'<a href="{href}">{image}</a>' if href else image
+    return Block("figure", f"<figure>{inner}</figure>", "")
+
+
+def test_a_teaser_grid_goes_with_its_heading() -> None:
+    # wcxb-dev 4096: "Recommended" and "Latest" over bare images, their titles gone.
+    story = _text_blocks(("p", "The article's paragraph, long enough to carry the page."))
+    latest = _text_blocks(("p", "Latest"))
+    dated = _text_blocks(("p", "August 10, 2021"))
+    blocks = (*story, *latest, _teaser_figure(None), *dated, _teaser_figure(None))
+    assert drop_teaser_grids(blocks, headings=_GRID) == story
+
+
+def test_more_names_teasers_only_over_images_that_link_to_pages() -> None:
+    # wcxb-dev 0174's "More Proof Points" links each image to a post; a gallery's
+    # "More photos" is the article's own, its images linking nowhere or to the file.
+    story = _text_blocks(("p", "The article's paragraph, long enough to carry the page."))
+    more = _text_blocks(("h2", "More photos"))
+    posts = (_teaser_figure("https://example.com/post-1/"), _teaser_figure("/post-2/"))
+    linked = (*story, *more, *posts)
+    assert drop_teaser_grids(linked, headings=_GRID) == story
+    gallery = (*story, *more, _teaser_figure(None), _teaser_figure("https://example.com/big.jpg"))
+    assert drop_teaser_grids(gallery, headings=_GRID) == gallery
+
+
+def test_a_run_of_figures_that_text_follows_stays() -> None:
+    # The run must end at a heading, a label or the end: prose after it is the article's.
+    grid = (*_text_blocks(("h2", "Related posts")), _teaser_figure(None), _teaser_figure(None))
+    prose = _text_blocks(("p", "The article goes on here, with a sentence that ends."))
+    assert drop_teaser_grids((*grid, *prose), headings=_GRID) == (*grid, *prose)
+    assert drop_teaser_grids(grid[:2], headings=_GRID) == grid[:2]  # one figure
