@@ -574,10 +574,6 @@ def _site_host(url: str) -> str:
     return (urlsplit(url).hostname or "").removeprefix("www.")
 
 
-# A link's href in a block's HTML, as the output stage serialises it.
-_HREF_RE = re.compile(r'<a href="([^"]*)"')
-
-
 def _figure_key(block: Block) -> tuple[str, tuple[str, ...]] | None:
     """Return a captioned figure's caption and image file names; None for other blocks."""
     if block.kind != "figure" or not block.text.strip():
