@@ -681,13 +681,15 @@ def drop_date_lines(
     byline: str | None = None,
     max_chars: int = 80,
     prose_chars: int = 150,
-    max_lead: int = 4,
+    max_lead: int = 6,
     lead_prose: int = 1,
 ) -> tuple[Block, ...]:
     """Leave out the short date, "updated" and reading-time lines that open the article,
     which the reader page's byline row shows."""
     # The byline row shows the reading time always and the date when the page's
-    # metadata gives one (`published`, ISO 8601). Among the first `max_lead` blocks kept,
+    # metadata gives one (`published`, ISO 8601). Among the first `max_lead` blocks kept
+    # (4 until a table of contents at the head took three of them, wcxb-dev 0044: 6 moved
+    # 15 pages up on each split, none down; docs/evaluation.md),
     # up to the paragraph of `prose_chars` after `lead_prose` such paragraphs, a line
     # of up to `max_chars` that says only that goes; later ones are the content's own
     # (a thread's post dates). One paragraph may come first: a standfirst stands
