@@ -175,3 +175,14 @@ def test_a_figcaption_moved_into_its_figure_keeps_a_tail_of_control_characters()
     figure = root.find(".//figure")
     assert figure is not None and figure.find("figcaption") is not None
     assert figure.tail == "xy"
+
+
+def test_a_blurred_preview_is_a_placeholder_only_beside_an_alternative() -> None:
+    # wcxb-dev 0108: Wix draws a 49-pixel blurred copy and names the full image in
+    # data-pin-media; "fill=blur" blurs a whole image's margins and is the image.
+    wix = "https://static.wixstatic.com/media/a~mv2.png/v1/fill/w_49,h_32,q_85,blur_2,enc_avif/a.png"
+    assert is_placeholder(wix, has_alternative=True)
+    assert not is_placeholder(wix)
+    assert is_placeholder("https://cdn.example/a.jpg?width=1200&blur=70&q=20", has_alternative=True)
+    filled = "https://img.example/files/a.png?auto=format&fit=fill&fill=blur&q=45"
+    assert not is_placeholder(filled, has_alternative=True)
