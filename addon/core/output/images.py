@@ -329,7 +329,9 @@ def image_source(el: Element, base: UrlBase, srcset: str | None) -> str | None:
     lazy = [el.get(name) or "" for name in _LAZY_SRC_ATTRS]
     has_alternative = any(value.strip() for value in lazy) or srcset is not None
     src = el.get("src") or ""
-    if not is_placeholder(src, has_alternative=has_alternative):
+    if not (has_alternative and _loads_lazily(el)) and not is_placeholder(
+        src, has_alternative=has_alternative
+    ):
         resolved = _image_url(src, base)
         if resolved is not None:
             return resolved
@@ -339,6 +341,13 @@ def image_source(el: Element, base: UrlBase, srcset: str | None) -> str | None:
             return resolved
     picked = pick_from_srcset(srcset) if srcset else None
     return picked or _linked_image(el, base)
+
+
+def _loads_lazily(el: Element) -> bool:
+    """Tell whether an image declares a lazy loader's swap: its src a stand-in."""
+    # lazysizes' class "lazyload" says the script sets src from data-src; the src
+    # served is a preview (wcxb-dev 0010: Cloudinary at "q_1", quality 1 in 100).
+    return "lazyload" in (el.get("class") or "").split()
 
 
 def _linked_image(el: Element, base: UrlBase) -> str | None:
