@@ -340,7 +340,7 @@ def _titles_kept_text(
     if line.tag not in HEADING_TAGS:
         return False
     own = 0
-    parent = line.element.getparent()
+    parent = _section_around(line.element)
     for following in range(index + 1, len(lines)):
         after = lines[following]
         if after.t1 <= 0:
@@ -356,6 +356,20 @@ def _titles_kept_text(
         if own >= min_chars:
             return True
     return False
+
+
+def _section_around(heading: etree._Element) -> etree._Element | None:
+    """Return the element a heading's section runs on in: its parent, or past a <header>."""
+    # A card's header holds its title and a label ("Best Overall Under $500"); the
+    # review runs on after the header, in the card (wcxb-dev 4674's scooters).
+    parent = heading.getparent()
+    while parent is not None and parent.tag in _HEADING_WRAPPERS:
+        parent = parent.getparent()
+    return parent
+
+
+# The elements that wrap a heading with its label or subtitle, not its section.
+_HEADING_WRAPPERS = frozenset({"header", "hgroup"})
 
 
 def _links_nowhere(element: etree._Element) -> bool:
