@@ -19,6 +19,7 @@ from addon.core.dom import (
     attribute_values,
     elements_valued,
     hidden_elements,
+    is_element,
     text_content,
     text_length,
     unlink_all,
@@ -74,6 +75,7 @@ def drop_non_content(
     etree.strip_tags(root, *UNKNOWN_VOIDS)
     formulas = flatten_math(root)
     unwrap_noscript(root, min_chars=noscript_min_chars)
+    space_icons(root)  # before the hidden ones go
     drop_hidden(
         root,
         max_share=max_drop_share,
@@ -83,6 +85,48 @@ def drop_non_content(
         tooltips=tooltips,
     )
     return formulas
+
+
+def space_icons(root: etree._Element) -> None:
+    """Part the words on each side of an icon, an empty element its class draws a glyph in."""
+    # A forum's post date, "7/9/05<i class='fa-at margin-left-5'></i>7:57 PM", and its
+    # poster, "<a>name</a><i class='user-online-icon'></i><span>Member</span>" (wcxb-dev
+    # 1066): the icon font's glyph and its margins stood between; without them the view
+    # read "7/9/057:57 PM". Icons are aria-hidden, and go with the hidden elements.
+    found = _EMPTY_ICONS(root)
+    icons = [icon for icon in found if is_element(icon)] if isinstance(found, list) else []
+    for icon in icons:
+        if not _ICON_CLASS.search(icon.get("class") or ""):
+            continue
+        if _text_before(icon)[-1:].isalnum() and _text_after(icon)[:1].isalnum():
+            icon.tail = " " + (icon.tail or "")
+
+
+def _text_before(element: etree._Element) -> str:
+    """Return the text right before an element: its previous sibling's tail or text, or
+    its parent's text."""
+    before = element.getprevious()
+    if before is not None:
+        return before.tail or text_content(before)
+    parent = element.getparent()
+    return (parent.text or "") if parent is not None else ""
+
+
+def _text_after(element: etree._Element) -> str:
+    """Return the text right after an element: its tail, or its next sibling's text."""
+    if element.tail:
+        return element.tail
+    after = element.getnext()
+    return text_content(after) if after is not None else ""
+
+
+# Empty elements that may draw an icon: Font Awesome's <i>, a span named an icon.
+_EMPTY_ICONS = etree.XPath("//i[@class][not(node())] | //span[@class][not(node())]")
+# A class that draws an icon: Font Awesome's "fa" and "fa-*", "icon", "icon-*", "*-icon",
+# Bootstrap's "glyphicon".
+_ICON_CLASS = re.compile(
+    r"(?:^|\s)(?:fa[srlbd]?|fa-[\w-]+|icon(?:-[\w-]+)?|[\w-]+-icon|glyphicon)(?:\s|$)"
+)
 
 
 def drop_classed_hidden(

@@ -18,6 +18,7 @@ from addon.core.heuristics.hiding import (
     keeps_unvoiced,
     label_tab_panels,
     restore_formulas,
+    space_icons,
     unwrap_noscript,
 )
 from addon.core.heuristics.names import page_names
@@ -493,3 +494,17 @@ def test_a_noscripts_escaped_markup_holding_a_control_character_is_parsed_withou
     unwrap_noscript(root, min_chars=20)
     (paragraph,) = root.iter("p")
     assert paragraph.text is not None and paragraph.text.endswith("page.")
+
+
+def test_an_icon_between_two_words_parts_them() -> None:
+    # wcxb-dev 1066: "7/9/05<i class='fa-at'></i>7:57 PM" read "7/9/057:57 PM" once the
+    # aria-hidden icon went.
+    root = lxml.html.fromstring(
+        "<div><time>7/9/05<i class='far fa-at' aria-hidden='true'></i>7:57 PM</time>"
+        "<p><a href='/m/x'>pitmaster</a><i class='user-online-icon'></i><span>Member</span></p>"
+        "<p>un<i class='emphasis'></i>known, 3<i class='fa fa-star'></i> stars</p></div>"
+    )
+    space_icons(root)
+    drop_non_content(root)
+    texts = [" ".join(child.text_content().split(" ")) for child in root]
+    assert texts == ["7/9/05 7:57 PM", "pitmaster Member", "unknown, 3 stars"]
