@@ -239,6 +239,7 @@ def drop_repeated_blocks(
     # 38 down: price widgets, "See review", author cards repeated per entry).
     keys = [_repeat_key(block, thread=thread) for block in blocks]
     own = partial(_entry_own, blocks, _sections(blocks)) if within_section else None
+    posters = _poster_names(blocks) if thread else set()
     earlier: dict[str, list[int]] = {}
     kept: list[Block] = []
     index = 0
@@ -250,6 +251,7 @@ def drop_repeated_blocks(
             run >= min_run
             and sum(len(block.text) for block in blocks[index : index + run]) >= min_chars
         ):
+            kept.extend(blocks[one] for one in range(index, index + run) if one in posters)
             index += run
             continue
         if keys[index]:
@@ -603,6 +605,45 @@ def _repeat_key(block: Block, *, thread: bool) -> str:
     # (wcxb-dev 4876's mobile copy opens with an h1 of its own).
     kind = "h" if block.kind in HEADINGS else block.kind
     return f"{kind} {text}" if text else block.html
+
+
+def _poster_names(blocks: Sequence[Block], *, max_chars: int = 40) -> set[int]:
+    """Return the blocks of a thread that name a post's poster: a link to a member's page,
+    alone on its line."""
+    # A poster's name and titles ("FactChecker", "Science Advisor", "Homework Helper")
+    # head each of the poster's posts alike, and go as a run repeated; the titles may
+    # (furniture of the poster's), the name not: the post would answer no one (wcxb-dev
+    # 0516, whose poster's second and third posts showed none).
+    return {
+        index
+        for index, block in enumerate(blocks)
+        if 0 < len(block.text.strip()) <= max_chars
+        and block.kind != "figure"
+        and (hrefs := _HREF_RE.findall(block.html))
+        and len(hrefs) == 1
+        and _MEMBER_PATH.search(hrefs[0])
+        and _link_text_is_all(block)
+    }
+
+
+# A forum member's page: XenForo's /members/, Discourse's /u/, phpBB's memberlist.php
+# ?mode=viewprofile, vBulletin's member.php, IPS's /profile/, others' /users/.
+_MEMBER_PATH = re.compile(
+    r"/(?:members?|users?|u|profiles?)/[^/?#]|member\.php|memberlist\.php\?mode=viewprofile|"
+    r"showuser="
+)
+
+
+def _link_text_is_all(block: Block) -> bool:
+    """Tell whether a block's one link holds all its text."""
+    link = _LINK_RE.search(block.html)
+    inner = _MARKUP_RE.sub("", link.group(1)) if link else ""
+    return inner.split() == block.text.split()
+
+
+# A link and what it holds, and a tag, in a block's HTML as the output stage serialises it.
+_LINK_RE = re.compile(r"<a [^>]*>(.*?)</a>", re.DOTALL)
+_MARKUP_RE = re.compile(r"<[^>]+>")
 
 
 def _post_own(block: Block, *, max_chars: int = 80) -> bool:

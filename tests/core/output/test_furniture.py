@@ -1286,3 +1286,17 @@ def test_a_run_of_figures_that_text_follows_stays() -> None:
     prose = _text_blocks(("p", "The article goes on here, with a sentence that ends."))
     assert drop_teaser_grids((*grid, *prose), headings=_GRID) == (*grid, *prose)
     assert drop_teaser_grids(grid[:2], headings=_GRID) == grid[:2]  # one figure
+
+
+def test_a_thread_keeps_a_repeat_posters_name_not_the_titles_under_it() -> None:
+    # wcxb-dev 0516: the poster's second post lost "FactChecker" with the titles.
+    link = '<a href="https://f.example/members/fc.5/">FactChecker</a>'
+    name = Block("p", f"<p>{link}</p>", "FactChecker")
+    titles = _text_blocks(("p", "Science Advisor"), ("p", "Homework Helper"))
+    first = _text_blocks(("p", "The first post's own words, long enough to stand alone."))
+    second = _text_blocks(("p", "The second post's own words, different from the first's."))
+    rule = Block("hr", "<hr>", "")
+    blocks = (name, *titles, *first, rule, name, *titles, *second)
+    kept = drop_repeated_blocks(blocks, min_chars=20, thread=True)
+    assert kept == (name, *titles, *first, rule, name, *second)
+    assert drop_repeated_blocks(blocks, min_chars=20) == (name, *titles, *first, rule, *second)
