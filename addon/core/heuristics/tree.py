@@ -263,7 +263,7 @@ def _dense_within(
             or _described_term(lines, i, content)
             or (i in lone and (_among_siblings(lines, i) or _row_value(lines[i])))
             or (labelled and _infobox_value(lines[i]))
-            or (dated and (_dated_link(lines[i].element) or _poster_link(lines[i].element)))
+            or (dated and _post_attribution(lines[i].element))
         )
     }
 
@@ -381,6 +381,25 @@ def _links_nowhere(element: etree._Element) -> bool:
         (anchor.get("href") or "#").strip() == "#" or anchor.get("role") == "button"
         for anchor in anchors
     )
+
+
+def _post_attribution(element: etree._Element) -> bool:
+    """Tell whether a thread's link line says who wrote, when, or whom a quotation is of."""
+    return _dated_link(element) or _poster_link(element) or _quote_source(element)
+
+
+def _quote_source(element: etree._Element) -> bool:
+    """Tell whether a line inside a quotation names whom it quotes: "Poltergust said:"."""
+    # XenForo links a quotation's title to the post it quotes (`a.bbCodeBlock-sourceJump`
+    # to "#post-137554719", wcxb-dev 0514); as plain text it stays (0516): either way the
+    # reply answers someone the reader must see.
+    if next(element.iterancestors("blockquote"), None) is None:
+        return False
+    return _QUOTE_SOURCE.search(text_content(element)) is not None
+
+
+# The end of a quotation's title: "Poltergust said:", "Saikyo wrote:".
+_QUOTE_SOURCE = re.compile(r"\b(?:said|wrote|writes|says)\s*:\s*$", re.IGNORECASE)
 
 
 def _dated_link(element: etree._Element) -> bool:
