@@ -76,6 +76,7 @@ def drop_non_content(
     formulas = flatten_math(root)
     unwrap_noscript(root, min_chars=noscript_min_chars)
     space_icons(root)  # before the hidden ones go
+    drop_all(root, unrendered_templates(root))
     drop_hidden(
         root,
         max_share=max_drop_share,
@@ -85,6 +86,30 @@ def drop_non_content(
         tooltips=tooltips,
     )
     return formulas
+
+
+def unrendered_templates(root: etree._Element) -> list[etree._Element]:
+    """Return the elements whose whole text is a template's expression, left for a script
+    to fill: "{{ DiscussionBoard.errors[11803168].message }}"."""
+    # AngularJS hides such elements (`ng-cloak`) until it has filled them; the page as
+    # served shows the raw expression (wcxb-dev 0526: under each of 21 replies; 4219's
+    # "{{priceAnchor.priceWrapper.info.totalPrice}}"). Code quoting a template stays.
+    found = _TEMPLATE_TEXT(root)
+    holders = [one for one in found if is_element(one)] if isinstance(found, list) else []
+    return [
+        element
+        for element in holders
+        if element.tag not in _CODE_TAGS
+        and _TEMPLATE_ONLY.fullmatch(text_content(element))
+        and next(element.iterancestors(*_CODE_TAGS), None) is None
+    ]
+
+
+# The elements whose own text opens a template's expression, and a text that is nothing else.
+_TEMPLATE_TEXT = etree.XPath("//*[text()[contains(., '{{')]]")
+_TEMPLATE_ONLY = re.compile(r"\s*(?:\{\{[^{}]*\}\}\s*)+")
+# Where a template's expression is quoted, not left unfilled.
+_CODE_TAGS = ("pre", "code", "kbd", "samp")
 
 
 def space_icons(root: etree._Element) -> None:

@@ -508,3 +508,13 @@ def test_an_icon_between_two_words_parts_them() -> None:
     drop_non_content(root)
     texts = [" ".join(child.text_content().split(" ")) for child in root]
     assert texts == ["7/9/05 7:57 PM", "pitmaster Member", "unknown, 3 stars"]
+
+
+def test_an_unfilled_template_expression_goes_code_quoting_one_stays() -> None:
+    # wcxb-dev 0526: AngularJS left "{{ DiscussionBoard.errors[1].message }}" unfilled.
+    root = lxml.html.fromstring(
+        "<div><p>Reply.</p><div ng-cloak><strong>{{ board.errors[1].message }}</strong></div>"
+        "<p>Write <code>{{ order.total }}</code> to show it.</p><p>Hi {{ name }}</p></div>"
+    )
+    drop_non_content(root)
+    assert root.text_content() == "Reply.Write {{ order.total }} to show it.Hi {{ name }}"
