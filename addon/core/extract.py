@@ -41,7 +41,13 @@ from addon.core.heuristics.names import (
     page_names,
 )
 from addon.core.heuristics.parse import parse
-from addon.core.heuristics.readerable import content_share, is_readerable
+from addon.core.heuristics.readerable import (
+    DATE_LINE_REASON,
+    FOOT_DATE_LINE_REASON,
+    content_share,
+    dated_lines,
+    is_readerable,
+)
 from addon.core.heuristics.site_memory import (
     SiteMemory,
     fingerprint,
@@ -550,8 +556,8 @@ def _date_line_steps(found: _Found, extend: ExtendParams) -> list[tuple[_Step, s
     if extend.drop_date_lines:
         dated = partial(drop_date_lines, published=meta.published, byline=meta.byline)
         foot = partial(drop_foot_date_lines, published=meta.published, byline=meta.byline)
-        steps.append((dated, "a date, author or reading-time line the byline row shows"))
-        steps.append((foot, "a date or author line after the text: the byline row at its foot"))
+        steps.append((dated, DATE_LINE_REASON))
+        steps.append((foot, FOOT_DATE_LINE_REASON))
     if extend.drop_author_photos:
         photos = partial(drop_author_photos, byline=meta.byline)
         steps.append((photos, "the author's photo at the article's start: the byline row"))
@@ -755,7 +761,15 @@ def _article(
         text=text,
         lang=lang,
         dir=page_direction(found.dir, lang, text),
-        readerable=_readerable(blocks, text, found, t1=t1, words=words, params=params.extend),
+        readerable=_readerable(
+            blocks,
+            text,
+            found,
+            t1=t1,
+            words=words,
+            params=params.extend,
+            dated=dated_lines(output.left_out),
+        ),
         url=url,
         byline=meta.byline,
         published=meta.published or output.published,
@@ -774,22 +788,27 @@ def _readerable(
     t1: Sequence[int],
     words: int,
     params: ExtendParams,
+    dated: int = 0,
 ) -> bool:
-    """Tell whether the content reads like an article, or like a declared discussion thread."""
+    """Tell whether the content reads like an article, or like a declared discussion thread;
+    `dated` date lines left out still count as the page's fragments."""
     share = content_share(t1, _evidence(found.chosen))
     has_headline = found.headline is not None
     said = found.declared
-    if is_readerable(blocks, text, has_headline, content_share=share, declared=said, words=words):
-        return True
-    return found.discussion and is_readerable(
+    check = partial(
+        is_readerable,
         blocks,
         text,
         has_headline,
         content_share=share,
         declared=said,
         words=words,
-        min_block_chars=params.discussion_post_chars,
+        left_out_fragments=dated,
     )
+    if check():
+        return True
+    return found.discussion and check(min_block_chars=params.discussion_post_chars)
+
 
 
 def _flat_params(params: ExtractParams) -> dict[str, str]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from addon.core.heuristics.metadata import NOTHING_DECLARED, Declared
 from addon.core.output.text import word_count
-from addon.core.result import Article, Block
+from addon.core.result import Article, Block, LeftOut
 
 # Blocks that carry running prose. A whole list is one block here, so lists
 # (menus and link lists as often as prose) do not count, unlike Readability's li.
@@ -155,6 +155,20 @@ class Prose:
     fragments: int
 
 
+# The reasons the output stage's date-line steps give for what they leave out.
+DATE_LINE_REASON = "a date, author or reading-time line the byline row shows"
+FOOT_DATE_LINE_REASON = "a date or author line after the text: the byline row at its foot"
+
+
+def dated_lines(left_out: Sequence[LeftOut]) -> int:
+    """Count the date and author lines the byline row's steps left out: still the page's
+    fragments for the reader check."""
+    # A listing's teasers each carry a date and a byline: left out as the byline row's,
+    # they made it read as an article (wcxb-dev 0083, four fragments a paragraph).
+    reasons = (DATE_LINE_REASON, FOOT_DATE_LINE_REASON)
+    return sum(1 for line in left_out if line.reason in reasons)
+
+
 def measure(
     blocks: Sequence[Block], *, min_block_chars: int, fragment_chars: int, lists: bool = False
 ) -> Prose:
@@ -223,19 +237,22 @@ def is_readerable(
     declared: Declared = NOTHING_DECLARED,
     declared_article: DeclaredArticle = DeclaredArticle(),
     words: int | None = None,
+    left_out_fragments: int = 0,
 ) -> bool:
     """Tell whether the chosen content reads like an article.
 
     `content_share` is the share of the page's text inside the content (see
     `content_share()`); None means unknown, and the checks on it pass.
     `declared` is what the page says it is. `words` is `word_count(text)` when
-    the caller has it already.
+    the caller has it already. `left_out_fragments` are short lines the output stage
+    left out (a teaser's date and byline) that still count as fragments.
     """
     share = 1.0 if content_share is None else content_share
     lists = counts_lists(blocks, share, listed)
     prose = measure(
         blocks, min_block_chars=min_block_chars, fragment_chars=fragment_chars, lists=lists
     )
+    prose = Prose(prose.score, prose.paragraphs, prose.fragments + left_out_fragments)
     if declared.open_graph:
         min_content_share = min(min_content_share, declared_article.min_content_share)
         if declared.schema:

@@ -12,6 +12,7 @@ import pytest
 from addon.core import Article, extract
 from addon.core.heuristics.metadata import Declared
 from addon.core.heuristics.readerable import (
+    DATE_LINE_REASON,
     MAX_FRAGMENTS_PER_PARAGRAPH,
     MIN_CONTENT_SHARE,
     MIN_READER_CHARS,
@@ -20,6 +21,7 @@ from addon.core.heuristics.readerable import (
     ListedProse,
     ShortArticle,
     content_share,
+    dated_lines,
     is_readerable,
     is_short_article,
     link_density,
@@ -28,7 +30,7 @@ from addon.core.heuristics.readerable import (
 )
 from addon.core.output.blocks import build_blocks
 from addon.core.output.text import word_count
-from addon.core.result import Block
+from addon.core.result import Block, LeftOut
 
 SHARED = Path(__file__).resolve().parents[4] / "shared"
 DATASET = SHARED / "datasets" / "wcxb-dev"
@@ -82,7 +84,11 @@ def dataset_page(page_id: str) -> Article:
 def verdict(article: Article, *, share: float | None = None, headline: bool = True) -> bool:
     """Return is_readerable for an extracted page, with its own share unless one is given."""
     used = share_of(article) if share is None else share
-    return is_readerable(article.blocks, article.text, headline, content_share=used)
+    assert article.diagnostics is not None
+    dated = dated_lines(article.diagnostics.left_out)
+    return is_readerable(
+        article.blocks, article.text, headline, content_share=used, left_out_fragments=dated
+    )
 
 
 @pytest.mark.parametrize("page_id", ["0074", "0020", "0060"])
@@ -355,3 +361,16 @@ def test_firefox_readerable_pages_that_stayed_original_are_readerable(name: str)
     article = extract(page, url="http://fakehost/test/page.html", content_type="text/html")
     assert isinstance(article, Article), article
     assert article.readerable
+
+
+def test_date_lines_left_out_still_count_as_fragments() -> None:
+    # wcxb-dev 0083: a listing's teasers, each a figure, a byline and a date; the
+    # date-line step left one byline out, and the page read as an article.
+    paragraph = Block("p", "<p>x</p>", "A teaser's excerpt, long enough to count. " * 4)
+    date = Block("p", "<p>x</p>", "Dec 17, 2025")
+    blocks = (paragraph, date, date, date, date) * 20
+    text = "\n\n".join(block.text for block in blocks)
+    assert is_readerable(blocks, text, True, left_out_fragments=0)
+    assert not is_readerable(blocks, text, True, left_out_fragments=1)
+    left = (LeftOut(DATE_LINE_REASON, "By Logan Jones"), LeftOut("another reason", "x"))
+    assert dated_lines(left) == 1
