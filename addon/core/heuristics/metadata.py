@@ -382,9 +382,16 @@ def _join_names(names: Iterable[str], *, max_chars: int) -> str | None:
     kept: list[str] = []
     for raw in names:
         name = _BY_PREFIX.sub("", collapse(raw)).strip(_NAME_PUNCTUATION)
-        if name and not _URL.match(name) and len(name) <= max_chars and name not in kept:
+        if name and _names_someone(name) and len(name) <= max_chars and name not in kept:
             kept.append(name)
     return ", ".join(kept) or None
+
+
+def _names_someone(name: str) -> bool:
+    """Tell whether an author value is a name: not an address, not a number."""
+    # Facebook's article:author takes a profile's address or its numeric id (wcxb-dev
+    # 0404: "262588213843476", shown as the byline).
+    return not _URL.match(name) and not name.replace(" ", "").isdigit()
 
 
 def _marked_author(marked: _Marked) -> list[str]:

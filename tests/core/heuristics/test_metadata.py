@@ -182,6 +182,13 @@ def test_article_author_url_is_not_a_byline() -> None:
     assert _meta(html).byline == "The Gazette Team"
 
 
+def test_article_author_numeric_id_is_not_a_byline() -> None:
+    # wcxb-dev 0404: Facebook's profile id in article:author, shown as the byline.
+    html = '<meta property="article:author" content="262588213843476">'
+    assert _meta(html).byline is None
+    assert _meta('<meta name="author" content="Agent 47">').byline == "Agent 47"
+
+
 def test_byline_from_rel_author() -> None:
     html = '<p>Posted by <a rel="nofollow author" href="/u/1">Ann Lee</a></p>'
     assert _meta(html).byline == "Ann Lee"
