@@ -1186,8 +1186,8 @@ _LINE_WORDS = (
         "de del el le à am um uhr il mis jour"
     )
 )
-# A number, or an ordinal ("26th", French "1er").
-_NUMBER = re.compile(r"(\d+)(?:st|nd|rd|th|er|e)?")
+# A number, an ordinal ("26th", French "1er"), or an hour's minutes ("10:19am" reads "10 19am").
+_NUMBER = re.compile(r"(\d+)(?:st|nd|rd|th|er|e|am|pm)?")
 # A year, as a date line writes it.
 _YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
 # The highest day of a month.
