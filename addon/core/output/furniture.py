@@ -1050,7 +1050,7 @@ def _says_only(
         return True
     # The author's name alone ("Mark Di Stefano", "By Ann Lee", "por César Salza"), as the
     # row names them, after the byline's lead words ("di" may be a name's own).
-    if byline and _after_lead(words, _BY_WORDS) == _TOKEN_RE.findall(byline.lower()):
+    if byline and _names_only(_after_lead(words, _BY_WORDS), byline):
         return True
     named = bool(byline) and str(byline).lower() in block.text.lower()
     if not (_reading_time(words) or _stamped(words, published=published, named=named)):
@@ -1062,6 +1062,18 @@ def _says_only(
     # "Posted in News Release" names no one: its rest is a category).
     named_by = not _NAMING_WORDS.isdisjoint(words)
     return len(_rest(words)) <= (4 if named_by else 2)
+
+
+def _names_only(words: Sequence[str], byline: str) -> bool:
+    """Tell whether words are the byline's names, joined by "and" as a sentence joins them."""
+    # The row joins names with commas, a line with "and" too (wcxb-dev 0010: "Written by
+    # Danielle DeSiato, Donna Enzmann, and Natalie Nguyen").
+    named = [word for word in words if word not in _AND_WORDS]
+    return named == [word for word in _TOKEN_RE.findall(byline.lower()) if word not in _AND_WORDS]
+
+
+# The words that join names in a byline, in the languages of `_BY_WORDS`.
+_AND_WORDS = tag_set("and und et y e en och")
 
 
 def _after_lead(words: Sequence[str], lead: frozenset[str]) -> Sequence[str]:
