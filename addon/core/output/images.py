@@ -154,12 +154,13 @@ def _caption_beside(img: Element, *, max_depth: int = 5) -> Element | None:
         if box is None or box.tag in _CAPTION_STOPS:
             return None
         # The parser drops comments and processing instructions: the children are
-        # elements (`_captions_its_box` checks again).
-        count = len(box)
-        if count == 2 and box.tag == "div":
-            other = box[1] if box[0] is part else box[0]
+        # elements (`_captions_its_box` checks again). An image's noscript twin beside
+        # it is the image (Next.js, wcxb-dev 0432).
+        children = [child for child in box if child.tag != "noscript"]
+        if len(children) == 2 and box.tag == "div":
+            other = children[1] if children[0] is part else children[0]
             return other if other.tag in _CAPTION_TAGS else None
-        if count != 1:  # a wrapper holds the image alone
+        if len(children) != 1:  # a wrapper holds the image alone
             return None
         part = box
     return None
@@ -171,9 +172,7 @@ def _captions_its_box(caption: Element, base: UrlBase) -> bool:
     box = caption.getparent()
     if box is None or box.tag != "div" or not has_text(caption):
         return False
-    if (box.text or "").strip() or next(
-        caption.iterdescendants(*_NOT_IN_CAPTIONS), None
-    ) is not None:
+    if (box.text or "").strip() or _holds_blocks(caption):
         return False
     # A box inside a figure is its image: the figure has its own caption.
     if next(box.iterancestors("figure"), None) is not None:
@@ -181,8 +180,10 @@ def _captions_its_box(caption: Element, base: UrlBase) -> bool:
     others = [child for child in box if child is not caption and isinstance(child.tag, str)]
     if len(others) != 1 or (others[0].tail or "").strip():
         return False
-    image = _image_alone(others[0])
-    if image is None or image_source(image, base, _lazy_srcset(image, base)) is None:
+    if _image_alone(others[0]) is None or not any(
+        image_source(image, base, _lazy_srcset(image, base)) is not None
+        for image in others[0].iter("img")  # the image, or its noscript twin
+    ):
         return False
     described = {word for img in box.iter("img", "picture") for word in _described(img)}
     return (
@@ -190,6 +191,15 @@ def _captions_its_box(caption: Element, base: UrlBase) -> bool:
         or _CAPTION_CLASS.search(caption.get("class") or "") is not None
         or _holds_figcaption(caption)
     )
+
+
+def _holds_blocks(caption: Element) -> bool:
+    """Tell whether a caption holds an image or a block, but for one paragraph alone (a
+    caption's own: `<div class="caption"><p>...</p></div>`, wcxb-dev 0432)."""
+    inner = list(caption.iterdescendants(*_NOT_IN_CAPTIONS))
+    if len(inner) == 1 and inner[0].tag == "p" and inner[0].getparent() is caption:
+        return len(caption) > 1 or bool((caption.text or "").strip())
+    return bool(inner)
 
 
 def _holds_figcaption(caption: Element) -> bool:
@@ -210,7 +220,8 @@ def _image_alone(el: Element) -> Element | None:
     """Return the image an element is, or wraps alone without text (a link, a picture)."""
     if el.tag == "img":
         return el
-    images = list(el.iter("img"))
+    # The image's noscript twin is the same image (Next.js, wcxb-dev 0432).
+    images = [img for img in el.iter("img") if next(img.iterancestors("noscript"), None) is None]
     return images[0] if len(images) == 1 and not has_text(el) else None
 
 
