@@ -40,7 +40,7 @@ from addon.core.heuristics.names import (
     opens_discussion,
     page_names,
 )
-from addon.core.heuristics.parse import parse
+from addon.core.heuristics.parse import lower_subtitles, parse
 from addon.core.heuristics.readerable import (
     DATE_LINE_REASON,
     FOOT_DATE_LINE_REASON,
@@ -360,6 +360,7 @@ class Preprocessed:
 
 def preprocess(root: etree._Element, extend: ExtendParams) -> Preprocessed:
     """Drop what is never content: hidden parts, chrome, named furniture; say why to skip."""
+    lower_subtitles(root)
     formulas = drop_non_content(
         root,
         unvoiced_max_link_share=extend.unvoiced_max_link_share if extend.keep_unvoiced else None,

@@ -295,6 +295,51 @@ def mend_heading_paragraphs(root: etree._Element, source: bytes) -> None:
         heading.tail = tail
 
 
+def lower_subtitles(root: etree._Element) -> None:
+    """Make a heading right after an h1 a paragraph when its class names it the h1's
+    subtitle and it stands beside the h1: a standfirst, which titles no section."""
+    # Substack's `<h3 class="subtitle">` under each post's h1 (wcxb-dev 0416, 0383, 13
+    # pages), Medium's `h2.pw-subtitle-paragraph`: as the view's first heading it made
+    # the whole article its one section. Only the heading right after an h1, within
+    # the h1's parent or grandparent (the article's header): a section's own subtitle
+    # further down stays a heading.
+    previous: etree._Element | None = None
+    for heading in root.iter(*_HEADINGS):
+        if (
+            previous is not None
+            and previous.tag == "h1"
+            and _names_subtitle(heading.get("class") or "")
+            and _beside(heading, previous)
+        ):
+            heading.tag = "p"
+        previous = heading
+
+
+def _names_subtitle(classes: str) -> bool:
+    """Tell whether a class list names a subtitle: "subtitle", "post-subtitle", "dek"."""
+    return any(_SUBTITLE_CLASS.fullmatch(name) for name in classes.lower().split())
+
+
+# A headline's subtitle by a class word: whole, after a prefix ("article-subtitle",
+# "pw-subtitle-paragraph"); not a size ("text-subtitle-large") or a card's part.
+_SUBTITLE_CLASS = re.compile(
+    r"(?:[a-z0-9]+[-_])?(?:subtitle|sub-title|subheadline|dek|deck|standfirst|strapline|"
+    r"tagline)(?:-paragraph)?"
+)
+
+
+def _beside(heading: etree._Element, h1: etree._Element, *, max_levels: int = 2) -> bool:
+    """Tell whether a heading stands within the h1's parent or grandparent."""
+    above = h1.getparent()
+    for _ in range(max_levels):
+        if above is None:
+            return False
+        if any(up is above for up in heading.iterancestors()):
+            return True
+        above = above.getparent()
+    return False
+
+
 def _emptied(heading: etree._Element) -> bool:
     """Tell whether a heading is empty, a paragraph right after it."""
     # Most headings have text: read first, before the next element's proxy is made.

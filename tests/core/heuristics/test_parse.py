@@ -14,6 +14,7 @@ from addon.core.heuristics.parse import (
     _source_byte_pieces,
     _source_pieces,
     cap_attributes,
+    lower_subtitles,
     parse,
     strip_premature_end_tags,
 )
@@ -144,3 +145,20 @@ def test_a_heading_paragraph_with_control_characters_is_mended() -> None:
     heading = root.find(".//h1")
     assert heading is not None and "".join(heading.itertext()).startswith("Au")
     assert [p.text for p in root.iter("p")] == ["Body"]
+
+
+def test_a_subtitle_beside_its_h1_becomes_a_paragraph() -> None:
+    # wcxb-dev 0416: Substack's h3.subtitle under the post's h1 (the site's h1 first).
+    root = parse(
+        "<div><h1>Site</h1></div><article><header><h1>Post</h1>"
+        "<h3 class='subtitle'>The deck</h3></header><h2 class='text-subtitle-large'>One</h2>"
+        "<section><div><h1>Two</h1></div></section>"
+        "<section><div><h3 class='subtitle'>Far</h3></div></section></article>"
+    )
+    assert root is not None
+    lower_subtitles(root)
+    tags = [(element.tag, element.text) for element in root.iter("p", "h1", "h2", "h3")]
+    assert tags == [
+        ("h1", "Site"), ("h1", "Post"), ("p", "The deck"), ("h2", "One"), ("h1", "Two"),
+        ("h3", "Far"),
+    ]  # fmt: skip
