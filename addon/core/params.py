@@ -261,7 +261,9 @@ FURNITURE_HEADINGS = (
     r"you (?:may|might|will|ll) (?:also )?(?:like|enjoy|be interested)\b.*|"
     rf"more (?:from|by) .+|"
     rf"more (?:(?:related )?{_FURNITURE_NOUNS}|to (?:read|discover|explore))\b.*|"
-    f"(?:recent|latest|popular|trending) {_FURNITURE_NOUNS}|read (?:this )?next|(?:up|watch) next|"
+    f"(?:recent|latest|popular|trending) {_FURNITURE_NOUNS}|"
+    # "What to read next..." over the BHF's teasers (wcxb-dev 0096)
+    "(?:what to )?read (?:this )?next|(?:up|watch) next|"
     "(?:leave|add|post|write|submit) (?:a |your )?(?:reply|comment|response)s?|"
     "join the (?:conversation|discussion)|what do you think|"
     # a forum's comment form for guests, a support page's feedback prompt (wcxb-dev
