@@ -174,6 +174,8 @@ CONTROL_LABELS = (
     # wcxb-dev 0264's "Followed"), a like button with its count (0503's "1 Like").
     # Not "More" alone: wcxb-dev 0348 and 2962 title a section so
     r"close|(?:profile )?(?:follow|unfollow|followed)(?: unfollow)?|\d+ likes?|"
+    # a print button's label (wcxb-dev 4058's "Print This Page")
+    r"print(?: this)?(?: page| article| story| post| recipe)?|"
     # a video's play button, its player gone (wcxb-dev 4302's "Play video", 3060's "play"
     # beside each clip, 0698's "Watch video")
     r"play(?: (?:the )?video)?|pause|watch (?:the )?video|"
