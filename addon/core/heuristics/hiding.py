@@ -26,6 +26,7 @@ from addon.core.dom import (
 )
 from addon.core.output.images import holds_only_images
 from addon.core.output.tags import BLOCKISH, HEADINGS, PLAIN_NAME_RE, safe_text
+from addon.core.output.text import space_icons
 
 # Elements that never hold reader content (thesis §4.3.1: scripts, styles,
 # comments; plus their modern relatives).
@@ -62,10 +63,12 @@ def drop_non_content(
     disclosed_max_link_share: float | None = None,
     place_streamed: bool = False,
     tooltips: bool = False,
+    templates: bool = True,
 ) -> tuple[Formula, ...]:
     """Remove scripts, styles, templates, hidden elements (with `tooltips`, a tooltip's box
     too) and empty noscripts in place; flatten formulas, returning their MathML
-    (`flatten_math`)."""
+    (`flatten_math`). Without `templates` (the page holds no "{{"), unfilled template
+    expressions are not looked for."""
     # Streamed parts find their slots among the hidden elements: the templates
     # go with those, in the same pass over the tree.
     never = _NEVER_CONTENT_BUT_SLOTS if place_streamed else NEVER_CONTENT
@@ -75,8 +78,8 @@ def drop_non_content(
     etree.strip_tags(root, *UNKNOWN_VOIDS)
     formulas = flatten_math(root)
     unwrap_noscript(root, min_chars=noscript_min_chars)
-    space_icons(root)  # before the hidden ones go
-    drop_all(root, unrendered_templates(root))
+    if templates:
+        drop_all(root, unrendered_templates(root))
     drop_hidden(
         root,
         max_share=max_drop_share,
@@ -110,48 +113,6 @@ _TEMPLATE_TEXT = etree.XPath("//*[text()[contains(., '{{')]]")
 _TEMPLATE_ONLY = re.compile(r"\s*(?:\{\{[^{}]*\}\}\s*)+")
 # Where a template's expression is quoted, not left unfilled.
 _CODE_TAGS = ("pre", "code", "kbd", "samp")
-
-
-def space_icons(root: etree._Element) -> None:
-    """Part the words on each side of an icon, an empty element its class draws a glyph in."""
-    # A forum's post date, "7/9/05<i class='fa-at margin-left-5'></i>7:57 PM", and its
-    # poster, "<a>name</a><i class='user-online-icon'></i><span>Member</span>" (wcxb-dev
-    # 1066): the icon font's glyph and its margins stood between; without them the view
-    # read "7/9/057:57 PM". Icons are aria-hidden, and go with the hidden elements.
-    found = _EMPTY_ICONS(root)
-    icons = [icon for icon in found if is_element(icon)] if isinstance(found, list) else []
-    for icon in icons:
-        if not _ICON_CLASS.search(icon.get("class") or ""):
-            continue
-        if _text_before(icon)[-1:].isalnum() and _text_after(icon)[:1].isalnum():
-            icon.tail = " " + (icon.tail or "")
-
-
-def _text_before(element: etree._Element) -> str:
-    """Return the text right before an element: its previous sibling's tail or text, or
-    its parent's text."""
-    before = element.getprevious()
-    if before is not None:
-        return before.tail or text_content(before)
-    parent = element.getparent()
-    return (parent.text or "") if parent is not None else ""
-
-
-def _text_after(element: etree._Element) -> str:
-    """Return the text right after an element: its tail, or its next sibling's text."""
-    if element.tail:
-        return element.tail
-    after = element.getnext()
-    return text_content(after) if after is not None else ""
-
-
-# Empty elements that may draw an icon: Font Awesome's <i>, a span named an icon.
-_EMPTY_ICONS = etree.XPath("//i[@class][not(node())] | //span[@class][not(node())]")
-# A class that draws an icon: Font Awesome's "fa" and "fa-*", "icon", "icon-*", "*-icon",
-# Bootstrap's "glyphicon".
-_ICON_CLASS = re.compile(
-    r"(?:^|\s)(?:fa[srlbd]?|fa-[\w-]+|icon(?:-[\w-]+)?|[\w-]+-icon|glyphicon)(?:\s|$)"
-)
 
 
 def drop_classed_hidden(
@@ -448,6 +409,8 @@ def drop_hidden(
         root,
         max_share=max_share,
     )
+    # Icons are aria-hidden: those kept lose their class and go later, empty.
+    space_icons([*minor, *found.unvoiced])  # their glyphs stood between words
     drop_all(root, minor, *(("template",) if place_streamed else ()))
     if disclosed_max_link_share is not None:
         label_tab_panels(root)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from copy import deepcopy as copy_element
 
 from lxml import etree
@@ -152,6 +152,7 @@ def part_glued_words(holder: Element, *, min_chars: int = 2) -> None:
     for element in holder.iter(etree.Element):
         if element.tag in _UNGLUED_TAGS:
             continue
+        space_icons((element,))  # an icon the sanitiser drops, empty
         if element.tail:
             _part_counter(element)
             continue
@@ -168,6 +169,49 @@ def part_glued_words(holder: Element, *, min_chars: int = 2) -> None:
             and not _opens_apart(following)
         ):
             element.tail = " "
+
+
+def space_icons(elements: Iterable[Element]) -> None:
+    """Part the words on each side of the icons among elements about to go: empty elements
+    their class draws a glyph in."""
+    # A forum's post date, "7/9/05<i class='fa-at margin-left-5'></i>7:57 PM", and its
+    # poster, "<a>name</a><i class='user-online-icon'></i><span>Member</span>" (wcxb-dev
+    # 1066): the icon font's glyph and its margins stood between; without them the view
+    # read "7/9/057:57 PM". Spaced where the hidden elements go (most icons are
+    # aria-hidden) and where the output stage drops empty elements.
+    for icon in elements:
+        if len(icon) or icon.text:
+            continue
+        # An empty <i> is an icon font's whatever its class, which the sanitiser drops.
+        if icon.tag != "i" and not _ICON_CLASS.search(icon.get("class") or ""):
+            continue
+        if _text_before(icon)[-1:].isalnum() and _text_after(icon)[:1].isalnum():
+            icon.tail = " " + (icon.tail or "")
+
+
+def _text_before(element: Element) -> str:
+    """Return the text right before an element: its previous sibling's tail or text, or
+    its parent's text."""
+    before = element.getprevious()
+    if before is not None:
+        return before.tail or text_content(before)
+    parent = element.getparent()
+    return (parent.text or "") if parent is not None else ""
+
+
+def _text_after(element: Element) -> str:
+    """Return the text right after an element: its tail, or its next sibling's text."""
+    if element.tail:
+        return element.tail
+    after = element.getnext()
+    return text_content(after) if after is not None else ""
+
+
+# A class that draws an icon: Font Awesome's "fa" and "fa-*", "icon", "icon-*", "*-icon",
+# Bootstrap's "glyphicon".
+_ICON_CLASS = re.compile(
+    r"(?:^|\s)(?:fa[srlbd]?|fa-[\w-]+|icon(?:-[\w-]+)?|[\w-]+-icon|glyphicon)(?:\s|$)"
+)
 
 
 # Blocks, media, line breaks and formulas: their edges show apart, or hold no word;

@@ -233,3 +233,14 @@ def test_words_a_style_sheet_sets_apart_are_parted(html: str, text: str) -> None
     holder = lxml.html.fragment_fromstring(html, create_parent="div")
     part_glued_words(holder)
     assert holder.text_content() == text
+
+
+def test_an_empty_icon_between_two_words_parts_them() -> None:
+    # wcxb-dev 1066: a visible icon the view drops, empty, between a date and a time.
+    holder = lxml.html.fromstring(
+        "<p><time>7/9/05<i></i>7:57 PM</time> a<span class='note'></span>b"
+        " <a>name</a><span class='online-icon'></span><span>Member</span></p>"
+    )
+    part_glued_words(holder)
+    etree.strip_elements(holder, "i", with_tail=False)
+    assert holder.text_content() == "7/9/05 7:57 PM ab name Member"
