@@ -40,7 +40,7 @@ from addon.core.heuristics.names import (
     opens_discussion,
     page_names,
 )
-from addon.core.heuristics.parse import lower_subtitles, parse
+from addon.core.heuristics.parse import close_named_anchors, lower_subtitles, parse
 from addon.core.heuristics.readerable import (
     DATE_LINE_REASON,
     FOOT_DATE_LINE_REASON,
@@ -380,6 +380,7 @@ def preprocess(
     """Drop what is never content: hidden parts, chrome, named furniture; say why to skip.
     Without `templates`, the page holds no unfilled template expression to look for."""
     lower_subtitles(root)
+    close_named_anchors(root)
     formulas = drop_non_content(
         root,
         unvoiced_max_link_share=extend.unvoiced_max_link_share if extend.keep_unvoiced else None,

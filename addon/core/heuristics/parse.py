@@ -295,6 +295,33 @@ def mend_heading_paragraphs(root: etree._Element, source: bytes) -> None:
         heading.tail = tail
 
 
+def close_named_anchors(root: etree._Element) -> None:
+    """Move out of a named anchor (`<a id=...>`, no href) the blocks it holds: an anchor left
+    open, which a browser shows as no link."""
+    # kubernetes.io's "<a id=shortcomings><a id=ips-and-vips><h2 ...>" left open: the
+    # rest of the page, 29 blocks, counted as link text and went (wcxb-dev 2866). The
+    # anchor stays, empty, where in-page links point.
+    anchors = [
+        anchor
+        for anchor in root.iter("a")
+        if len(anchor)
+        and set(anchor.attrib) <= _NAMED_ANCHOR_ATTRIBUTES
+        and next(anchor.iter(*_ANCHOR_BLOCKS), None) is not None
+    ]
+    for anchor in anchors:
+        children = list(anchor)
+        last = children[-1]
+        last.tail = (last.tail or "") + (anchor.tail or "")
+        anchor.tail, anchor.text = anchor.text, None
+        for child in reversed(children):
+            anchor.addnext(child)
+
+
+# A named anchor's attributes, and the blocks no anchor holds in a browser's page.
+_NAMED_ANCHOR_ATTRIBUTES = frozenset({"id", "name"})
+_ANCHOR_BLOCKS = ("h1", "h2", "h3", "h4", "h5", "h6", "p", "div", "pre", "ul", "ol", "table")
+
+
 def lower_subtitles(root: etree._Element) -> None:
     """Make a heading right after an h1 a paragraph when its class names it the h1's
     subtitle and it stands beside the h1: a standfirst, which titles no section."""

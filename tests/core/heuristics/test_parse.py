@@ -14,6 +14,7 @@ from addon.core.heuristics.parse import (
     _source_byte_pieces,
     _source_pieces,
     cap_attributes,
+    close_named_anchors,
     lower_subtitles,
     parse,
     strip_premature_end_tags,
@@ -162,3 +163,17 @@ def test_a_subtitle_beside_its_h1_becomes_a_paragraph() -> None:
         ("h1", "Site"), ("h1", "Post"), ("p", "The deck"), ("h2", "One"), ("h1", "Two"),
         ("h3", "Far"),
     ]  # fmt: skip
+
+
+def test_a_named_anchor_left_open_gives_up_the_blocks_it_swallowed() -> None:
+    # wcxb-dev 2866: "<a id=ips-and-vips><h2>..." left open held the rest of the page,
+    # 29 blocks, all counted as link text.
+    root = parse(
+        "<div><p>Before.</p><a id=x><a id=y>lead<h2>Virtual IPs</h2><p>Text.</p>after</div>"
+        "<p><a name=n>a word</a> and <a class=card><div>a card</div></a></p>"
+    )
+    assert root is not None
+    close_named_anchors(root)
+    anchors = [(a.get("id") or a.get("name") or a.get("class"), len(a)) for a in root.iter("a")]
+    assert anchors == [("x", 0), ("y", 0), ("n", 0), ("card", 1)]
+    assert "".join(root.itertext()) == "Before.leadVirtual IPsText.aftera word and a card"
