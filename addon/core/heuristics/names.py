@@ -83,23 +83,36 @@ def in_code(element: etree._Element) -> bool:
 def named_by_own_text(
     element: etree._Element, values: Set[str], headings: re.Pattern[str] | None = None
 ) -> bool:
-    """Tell whether a heading is named furniture only by its id, and the id spells its own
-    words (an anchor's slug: "20-we-are-social" over "20. We Are Social"), words that
-    `headings` does not name furniture."""
+    """Tell whether a heading, or a section by its first heading, is named furniture only by
+    its id, and the id spells the heading's words (an anchor's slug: "20-we-are-social" over
+    "20. We Are Social"), words that `headings` does not name furniture."""
     # wcxb-dev 0166's "20. We Are Social", 0674's "Sharing data between components":
     # the heading went, its section under the heading before it. A heading whose own
     # words name furniture ("Related Products", a field group in odd 4841's
     # documentation) would end the content at the output stage, its section with it.
     ident = element.get("id")
-    if element.tag not in _HEADING_TAGS or ident is None or ident not in values:
+    if ident is None or ident not in values or element.get("class") in values:
         return False
-    if element.get("class") in values:
+    # A section's id may spell its heading's words too (wcxb-dev 2874's `<section
+    # id="respond-to-review-comments"><h2>Respond to review comments`): Sphinx and
+    # docutils name each section after its title.
+    heading = element if element.tag in _HEADING_TAGS else next(element.iter(*_HEADING_TAGS), None)
+    if heading is None:
         return False
-    text = text_content(element)
+    text = text_content(heading)
     if headings is not None and heading_names_furniture(text, headings):
         return False
     slug = [word for word in _SLUG_SPLIT.split(ident.lower()) if word]
-    return bool(slug) and set(slug) <= set(_SLUG_WORD.findall(text.lower()))
+    words = _SLUG_WORD.findall(text.lower())
+    if heading is not element:  # a section: its id is its whole title, of a sentence's length
+        return len(slug) >= _MIN_SECTION_SLUG_WORDS and slug == words
+    return bool(slug) and set(slug) <= set(words)
+
+
+# A section's id that spells its title names it by a phrase, not a word: "reviews",
+# "related-posts" name a widget whose heading says as much (wcxb-dev 0450, 0616: 4 pages
+# down with any length).
+_MIN_SECTION_SLUG_WORDS = 3
 
 
 _HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})

@@ -17,6 +17,7 @@ from addon.core.heuristics.names import (
     drop_named_furniture,
     in_running_text,
     is_sentence,
+    named_by_own_text,
     names_any,
     opens_discussion,
     page_names,
@@ -641,3 +642,16 @@ def test_without_a_banner_nothing_is_counted_and_furniture_still_goes() -> None:
     )
     assert _drop_furniture_and_banners(root) == 0
     assert root.text_content() == "The story."
+
+
+def test_a_section_whose_id_is_its_whole_title_is_not_named_furniture() -> None:
+    # wcxb-dev 2874: `<section id="respond-to-review-comments"><h2>Respond to review
+    # comments`; a widget's "reviews" over its "Customer Reviews" stays furniture.
+    root = lxml.html.fromstring(
+        "<div><section id='respond-to-review-comments'><h2>Respond to review comments</h2>"
+        "<p>Text.</p></section><section id='reviews'><h2>Customer Reviews</h2></section></div>"
+    )
+    values = {"respond-to-review-comments", "reviews"}
+    sections = list(root.iter("section"))
+    assert named_by_own_text(sections[0], values)
+    assert not named_by_own_text(sections[1], values)
