@@ -634,6 +634,7 @@ def _cut_tail(blocks: Sequence[Block], *, extend: ExtendParams) -> Sequence[Bloc
         if extend.furniture_tag_lines
         else None,
         max_tag_chars=extend.furniture_tag_chars,
+        sources=furniture_pattern(extend.source_headings) if extend.source_headings else None,
     )
 
 

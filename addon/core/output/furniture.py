@@ -49,9 +49,10 @@ def cut_furniture_tail(
     outranked: bool = False,
     tag_lines: re.Pattern[str] | None = None,
     max_tag_chars: int = 0,
+    sources: re.Pattern[str] | None = None,
 ) -> tuple[Block, ...]:
     """End the content at a furniture heading that stands late in it; a box the article goes
-    on after goes alone."""
+    on after goes alone, and so does what comes before the article's sources."""
     # Related links, comments, share bars and author bios follow the article
     # under headings like these; the same words early on may title a box inside
     # the article, so only a heading with enough text before it ends the content.
@@ -84,6 +85,9 @@ def cut_furniture_tail(
             resumes = _resumes(blocks, index, resume_chars) if boxed and resume_chars else None
             if resumes is None and outranked and resume_chars:
                 resumes = _outranked(blocks, index, resume_chars)
+            listed = _sources_after(blocks, index, sources) if resumes is None else None
+            if listed is not None:
+                return (*blocks[:index], *blocks[listed : _sources_end(blocks, listed)])
             if resumes is None:
                 return tuple(blocks[:index])
             rest = cut_furniture_tail(
@@ -97,12 +101,45 @@ def cut_furniture_tail(
                 outranked=outranked,
                 tag_lines=tag_lines,
                 max_tag_chars=max_tag_chars,
+                sources=sources,
             )
             return (*blocks[:index], *rest)
         before += len(block.text)
         if min_label_repeats:
             labels[_label_key(block)] += 1
     return tuple(blocks)
+
+
+def _sources_after(
+    blocks: Sequence[Block], heading: int, sources: re.Pattern[str] | None
+) -> int | None:
+    """Return where a heading naming the article's sources stands after a furniture heading,
+    or None: the sources are the article's, the author's bio before them is not."""
+    # wcxb-dev 4688: "About the Author" ended the content, and the article's eight
+    # "References" (Wine Folly, Decanter, ...) after the bio went with it.
+    return next(
+        (
+            index
+            for index in range(heading + 1, len(blocks))
+            if blocks[index].kind in HEADINGS
+            and heading_names_furniture(blocks[index].text, sources)
+        ),
+        None,
+    ) if sources is not None else None
+
+
+def _sources_end(blocks: Sequence[Block], heading: int) -> int:
+    """Return where the sources under a heading end: after their first list, or at the next
+    heading; what follows is the furniture the sources stood in (a bio again)."""
+    for index in range(heading + 1, len(blocks)):
+        if blocks[index].kind in HEADINGS:
+            return index
+        if blocks[index].kind in _SOURCE_LISTS:
+            return index + 1
+    return len(blocks)
+
+
+_SOURCE_LISTS = frozenset({"ol", "ul", "dl"})
 
 
 def _own_label(block: Block, labels: Counter[str], min_repeats: int) -> bool:
