@@ -40,7 +40,7 @@ from addon.core.heuristics.names import (
     opens_discussion,
     page_names,
 )
-from addon.core.heuristics.parse import close_named_anchors, lower_subtitles, parse
+from addon.core.heuristics.parse import mend_markup, parse
 from addon.core.heuristics.readerable import (
     DATE_LINE_REASON,
     FOOT_DATE_LINE_REASON,
@@ -379,8 +379,7 @@ def preprocess(
 ) -> Preprocessed:
     """Drop what is never content: hidden parts, chrome, named furniture; say why to skip.
     Without `templates`, the page holds no unfilled template expression to look for."""
-    lower_subtitles(root)
-    close_named_anchors(root)
+    mend_markup(root)
     formulas = drop_non_content(
         root,
         unvoiced_max_link_share=extend.unvoiced_max_link_share if extend.keep_unvoiced else None,

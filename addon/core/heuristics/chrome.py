@@ -79,7 +79,6 @@ def drop_chrome(
     """Remove nav/aside/footer/header outside any <article> and all form controls; unwrap forms."""
     if signup_max_chars:
         drop_all(root, signup_boxes(root, max_chars=signup_max_chars))
-    show_code_fields(root)  # before the controls go
     # Furniture outside the article, and overlays (cookie banners, newsletter
     # pop-ups), which announce themselves as dialogs.
     marked = elements_with(root, _MARKED_VALUES)
@@ -124,27 +123,6 @@ def _heads_section(element: etree._Element, *, max_link_share: float = 0.5) -> b
     text = text_length(element)
     links = sum(text_length(link) for link in element.iter("a"))
     return text > 0 and links <= max_link_share * text
-
-
-def show_code_fields(root: etree._Element) -> None:
-    """Make a text field that a page shows code in a block of code: its text is the article's."""
-    # MongoDB's documentation sets a snippet in `<textarea aria-label="code-snippet">`,
-    # a field read only by its script (wcxb-dev 0444: "<token_count>::<timestamp>::
-    # <query>", lost with the form controls).
-    for field in list(root.iter("textarea")):
-        names = " ".join(field.get(name) or "" for name in ("aria-label", "id", "class", "name"))
-        if not (field.text or "").strip() or not _CODE_NAME.search(names):
-            continue
-        code = field.makeelement("code")
-        code.text, field.text = field.text, None
-        field.append(code)
-        field.tag = "pre"
-        for name in list(field.attrib):
-            del field.attrib[name]
-
-
-# A field named for code: "code-snippet", "codesnippet-1766", "code_editor".
-_CODE_NAME = re.compile(r"(?:^|[\s_-])code(?:[\s_-]|snippet|block|$)", re.IGNORECASE)
 
 
 def signup_boxes(root: etree._Element, *, max_chars: int) -> list[etree._Element]:

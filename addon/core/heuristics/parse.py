@@ -7,6 +7,8 @@ tags, deep nesting).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
+from itertools import pairwise
 
 from lxml import etree
 
@@ -295,20 +297,39 @@ def mend_heading_paragraphs(root: etree._Element, source: bytes) -> None:
         heading.tail = tail
 
 
-def close_named_anchors(root: etree._Element) -> None:
+def mend_markup(root: etree._Element) -> None:
+    """Mend what a browser shows otherwise than the tree reads: a named anchor left open, a
+    headline's subtitle set as a heading, code shown in a text field. One walk finds all."""
+    headings: list[etree._Element] = []
+    anchors: list[etree._Element] = []
+    fields: list[etree._Element] = []
+    for element in root.iter(*_HEADINGS, "a", "textarea"):
+        if element.tag == "a":
+            if len(element):  # most anchors hold text alone
+                anchors.append(element)
+        elif element.tag == "textarea":
+            fields.append(element)
+        else:
+            headings.append(element)
+    close_named_anchors(anchors)
+    lower_subtitles(headings)
+    show_code_fields(fields)
+
+
+def close_named_anchors(anchors: Iterable[etree._Element]) -> None:
     """Move out of a named anchor (`<a id=...>`, no href) the blocks it holds: an anchor left
     open, which a browser shows as no link."""
     # kubernetes.io's "<a id=shortcomings><a id=ips-and-vips><h2 ...>" left open: the
     # rest of the page, 29 blocks, counted as link text and went (wcxb-dev 2866). The
     # anchor stays, empty, where in-page links point.
-    anchors = [
+    named = [
         anchor
-        for anchor in root.iter("a")
+        for anchor in anchors
         if len(anchor)
         and set(anchor.attrib) <= _NAMED_ANCHOR_ATTRIBUTES
         and next(anchor.iter(*_ANCHOR_BLOCKS), None) is not None
     ]
-    for anchor in anchors:
+    for anchor in named:
         children = list(anchor)
         last = children[-1]
         last.tail = (last.tail or "") + (anchor.tail or "")
@@ -322,24 +343,22 @@ _NAMED_ANCHOR_ATTRIBUTES = frozenset({"id", "name"})
 _ANCHOR_BLOCKS = ("h1", "h2", "h3", "h4", "h5", "h6", "p", "div", "pre", "ul", "ol", "table")
 
 
-def lower_subtitles(root: etree._Element) -> None:
+def lower_subtitles(headings: Sequence[etree._Element]) -> None:
     """Make a heading right after an h1 a paragraph when its class names it the h1's
     subtitle and it stands beside the h1: a standfirst, which titles no section."""
     # Substack's `<h3 class="subtitle">` under each post's h1 (wcxb-dev 0416, 0383, 13
     # pages), Medium's `h2.pw-subtitle-paragraph`: as the view's first heading it made
-    # the whole article its one section. Only the heading right after an h1, within
-    # the h1's parent or grandparent (the article's header): a section's own subtitle
-    # further down stays a heading.
-    previous: etree._Element | None = None
-    for heading in root.iter(*_HEADINGS):
+    # the whole article its one section. Only the heading right after an h1 (the
+    # page's headings in document order), within the h1's parent or grandparent (the
+    # article's header): a section's own subtitle further down stays a heading.
+    for previous, heading in pairwise(headings):
         if (
-            previous is not None
-            and previous.tag == "h1"
+            previous.tag == "h1"
+            and heading.tag != "h1"
             and _names_subtitle(heading.get("class") or "")
             and _beside(heading, previous)
         ):
             heading.tag = "p"
-        previous = heading
 
 
 def _names_subtitle(classes: str) -> bool:
@@ -365,6 +384,27 @@ def _beside(heading: etree._Element, h1: etree._Element, *, max_levels: int = 2)
             return True
         above = above.getparent()
     return False
+
+
+def show_code_fields(fields: Iterable[etree._Element]) -> None:
+    """Make a text field that a page shows code in a block of code: its text is the article's."""
+    # MongoDB's documentation sets a snippet in `<textarea aria-label="code-snippet">`,
+    # a field read only by its script (wcxb-dev 0444: "<token_count>::<timestamp>::
+    # <query>", lost with the form controls).
+    for field in fields:
+        names = " ".join(field.get(name) or "" for name in ("aria-label", "id", "class", "name"))
+        if not (field.text or "").strip() or not _CODE_NAME.search(names):
+            continue
+        code = field.makeelement("code")
+        code.text, field.text = field.text, None
+        field.append(code)
+        field.tag = "pre"
+        for name in list(field.attrib):
+            del field.attrib[name]
+
+
+# A field named for code: "code-snippet", "codesnippet-1766", "code_editor".
+_CODE_NAME = re.compile(r"(?:^|[\s_-])code(?:[\s_-]|snippet|block|$)", re.IGNORECASE)
 
 
 def _emptied(heading: etree._Element) -> bool:

@@ -277,16 +277,3 @@ def test_a_sign_ups_small_print_beside_its_box_goes_with_it() -> None:
         "Enter your email to unlock $25 off",
         "By submitting my email address I agree to the Terms of Use.",
     ]
-
-
-def test_a_text_field_named_for_code_shows_its_code() -> None:
-    # wcxb-dev 0444: MongoDB's snippet in `<textarea aria-label="code-snippet">`.
-    root = lxml.html.document_fromstring(
-        "<body><article><h1>Title</h1>"
-        "<textarea aria-label='code-snippet' tabindex='-1'>a::b</textarea>"
-        "<form><textarea name='note'>Type here</textarea>"
-        "<textarea id='codes'>not code</textarea></form></article></body>"
-    )
-    drop_chrome(root)
-    assert [pre.text_content() for pre in root.iter("pre")] == ["a::b"]
-    assert "Type here" not in root.text_content() and "not code" not in root.text_content()

@@ -14,8 +14,7 @@ from addon.core.heuristics.parse import (
     _source_byte_pieces,
     _source_pieces,
     cap_attributes,
-    close_named_anchors,
-    lower_subtitles,
+    mend_markup,
     parse,
     strip_premature_end_tags,
 )
@@ -157,7 +156,7 @@ def test_a_subtitle_beside_its_h1_becomes_a_paragraph() -> None:
         "<section><div><h3 class='subtitle'>Far</h3></div></section></article>"
     )
     assert root is not None
-    lower_subtitles(root)
+    mend_markup(root)
     tags = [(element.tag, element.text) for element in root.iter("p", "h1", "h2", "h3")]
     assert tags == [
         ("h1", "Site"), ("h1", "Post"), ("p", "The deck"), ("h2", "One"), ("h1", "Two"),
@@ -173,7 +172,20 @@ def test_a_named_anchor_left_open_gives_up_the_blocks_it_swallowed() -> None:
         "<p><a name=n>a word</a> and <a class=card><div>a card</div></a></p>"
     )
     assert root is not None
-    close_named_anchors(root)
+    mend_markup(root)
     anchors = [(a.get("id") or a.get("name") or a.get("class"), len(a)) for a in root.iter("a")]
     assert anchors == [("x", 0), ("y", 0), ("n", 0), ("card", 1)]
     assert "".join(root.itertext()) == "Before.leadVirtual IPsText.aftera word and a card"
+
+
+def test_a_text_field_named_for_code_shows_its_code() -> None:
+    # wcxb-dev 0444: MongoDB's snippet in `<textarea aria-label="code-snippet">`.
+    root = parse(
+        "<article><h1>Title</h1><textarea aria-label='code-snippet' tabindex='-1'>a::b</textarea>"
+        "<form><textarea name='note'>Type here</textarea><textarea id='codes'>x</textarea></form>"
+        "</article>"
+    )
+    assert root is not None
+    mend_markup(root)
+    assert [("".join(pre.itertext()), len(pre.attrib)) for pre in root.iter("pre")] == [("a::b", 0)]
+    assert [field.text for field in root.iter("textarea")] == ["Type here", "x"]
