@@ -181,18 +181,7 @@ def _holds_more(element: etree._Element, max_chars: int) -> bool:
     # characters, 180 of them words. The raw length is read first: it is never less.
     if text_length(element) <= max_chars:
         return False
-    # Counted piece by piece, stopping past the limit: the ancestor may hold the page.
-    chars = words = 0
-    joined = False  # the last piece ended inside a word, which the next may go on
-    for piece in element.itertext():
-        parts = piece.split()
-        if parts:
-            chars += sum(map(len, parts))
-            words += len(parts) - (joined and not piece[:1].isspace())
-            if chars + words - 1 > max_chars:
-                return True
-        joined = bool(piece) and not piece[-1:].isspace()
-    return False
+    return len(" ".join(text_content(element).split())) > max_chars
 
 
 def _holds_h1(element: etree._Element) -> bool:
